@@ -1,0 +1,31 @@
+# Coalgebraic Memory, the executable textbook.
+#   make book   build the web book into _build/html (open _build/html/index.html);
+#               --all re-executes every chapter even if only coalg/ changed
+#   make test   run the whole test suite (unit tests, doctests, book build + browser checks)
+#   make lab    open the notebooks in JupyterLab (live widgets)
+#   make setup  install everything the above need (run by each of them)
+
+SHELL := /bin/bash
+VENV  := .venv
+PY    := $(VENV)/bin/python
+JB    := $(VENV)/bin/jupyter-book
+LAB_PORT ?= 8888
+
+.PHONY: setup book test lab clean
+
+setup:
+	@tools/setup.sh
+
+book: setup
+	rm -rf _build/html
+	$(JB) build . -W -n --keep-going --all
+
+test: setup
+	$(PY) -m pytest
+
+lab: setup
+	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(LAB_PORT) \
+	  $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.root_dir=notebooks
+
+clean:
+	rm -rf _build
