@@ -167,11 +167,23 @@ class _Duplicate(Exception):
         self.key = key
 
 
+class _NonFinite(Exception):
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+
+def _no_constants(token: str) -> Any:
+    # Python's json accepts NaN/Infinity, which are not JSON; NaN would also break load(dump(s)) == s.
+    raise _NonFinite(token)
+
+
 def _parse(text: str, ctx: _Ctx) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
     except _Duplicate as d:
         raise ctx.fail("", f"duplicate key {d.key!r} (a JSON object may not repeat a key)") from None
+    except _NonFinite as n:
+        raise ctx.fail("", f"{n.token} is not a JSON number") from None
     except json.JSONDecodeError as e:
         raise InputError(f"not valid JSON: {e.msg}", source=ctx.source, line=e.lineno) from None
     except RecursionError:
@@ -243,7 +255,8 @@ def store_from_json(obj: Any, *, source: str = "<string>") -> Store:
         raise ctx.fail("", f"expected a JSON object at the top level, got {_tname(obj)}")
     if obj.get("format") != FORMAT:
         raise ctx.fail("format", f"expected {FORMAT!r}, got {obj.get('format')!r}")
-    if obj.get("version") != VERSION:
+    version = obj.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
         raise ctx.fail("version", f"this coalg reads version {VERSION}, the file says {obj.get('version')!r}")
     unknown = sorted(set(obj) - {"format", "version", "records", "edges"})
     if unknown:
@@ -279,7 +292,9 @@ def load_store(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> S
         if size > max_bytes:
             raise InputError(f"file is {size} bytes, more than the limit of {max_bytes}", source=name)
         with open(name, "rb") as f:
-            data = f.read()
+            data = f.read(max_bytes + 1)  # bounded: devices and FIFOs report size 0
+        if len(data) > max_bytes:
+            raise InputError(f"file is more than the limit of {max_bytes} bytes", source=name)
     except FileNotFoundError:
         raise InputError("no such file", source=name) from None
     except PermissionError:
@@ -304,11 +319,19 @@ def theta_from_json(obj: Any) -> Theta:
     ctx = _Ctx("<theta>")
     if not isinstance(obj, dict):
         raise ctx.fail("theta", "expected an object")
-    return Theta(
-        type_priority=tuple(_str(x, "theta.type_priority", ctx) for x in obj.get("type_priority", [])),
-        id_priority=tuple(_str(x, "theta.id_priority", ctx) for x in obj.get("id_priority", [])),
-        descending=bool(obj.get("descending", False)),
-    )
+    unknown = sorted(set(obj) - {"type_priority", "id_priority", "descending"})
+    if unknown:
+        raise ctx.fail("theta", f"unknown field(s) {', '.join(unknown)}")
+    lists = {}
+    for key in ("type_priority", "id_priority"):
+        v = obj.get(key, [])
+        if not isinstance(v, list):
+            raise ctx.fail(f"theta.{key}", f"expected a list of strings, got {_tname(v)}")
+        lists[key] = tuple(_str(x, f"theta.{key}[{k}]", ctx) for k, x in enumerate(v))
+    descending = obj.get("descending", False)
+    if not isinstance(descending, bool):
+        raise ctx.fail("theta.descending", f"expected true or false, got {_tname(descending)}")
+    return Theta(type_priority=lists["type_priority"], id_priority=lists["id_priority"], descending=descending)
 
 
 def letter_to_json(a: Letter) -> dict[str, Any]:
@@ -366,7 +389,8 @@ def letter_from_json(obj: Any, where: str = "letter", source: str = "<string>") 
         elif k == "valid_time":
             v = _opt_int(v, f"{where}.{k}", ctx)
         else:
-            v = _str(v, f"{where}.{k}", ctx, optional=k in ("summary", "content", "type", "namespace"))
+            optional = k in ("summary", "type", "namespace") or (k == "content" and cls is Merge)
+            v = _str(v, f"{where}.{k}", ctx, optional=optional)
         kwargs[k] = v
     try:
         letter: Letter = cls(**kwargs)
@@ -386,9 +410,15 @@ def call_from_json(obj: Any, where: str = "call", source: str = "<string>") -> C
     ctx = _Ctx(source)
     if not isinstance(obj, dict):
         raise ctx.fail(where, "expected an object")
+    unknown = sorted(set(obj) - {"letter", "allocation", "faults"})
+    if unknown:
+        raise ctx.fail(where, f"unknown field(s) {', '.join(unknown)}; known: letter, allocation, faults")
     alloc = obj.get("allocation", {})
     if not isinstance(alloc, dict):
         raise ctx.fail(f"{where}.allocation", "expected an object")
+    unknown = sorted(set(alloc) - {"ids", "clock"})
+    if unknown:
+        raise ctx.fail(f"{where}.allocation", f"unknown field(s) {', '.join(unknown)}; known: ids, clock")
     ids = alloc.get("ids", [])
     if not isinstance(ids, list):
         raise ctx.fail(f"{where}.allocation.ids", "expected a list")
@@ -398,7 +428,7 @@ def call_from_json(obj: Any, where: str = "call", source: str = "<string>") -> C
         raise ctx.fail(f"{where}.faults", "expected a list of integers")
     return Call(
         letter_from_json(obj.get("letter"), f"{where}.letter", source),
-        Allocation(tuple(_str(x, f"{where}.allocation.ids", ctx) for x in ids), clock),
+        Allocation(tuple(_str(x, f"{where}.allocation.ids[{k}]", ctx) for k, x in enumerate(ids)), clock),
         frozenset(faults),
     )
 

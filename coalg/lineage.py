@@ -178,12 +178,14 @@ def unfold(s: Store, i: Id, labels: Iterable[Relation], *, max_nodes: int | None
     nodes: list[Node] = []
     expanded: set[Id] = set()
     on_path: list[Id] = []
+    on_path_set: set[Id] = set()  # the same identifiers, for O(1) cycle tests on deep chains
     # stack of (depth, via, id); pushed in reverse so that sorted order is visited first
     stack: list[tuple[int, Relation | None, Id]] = [(0, None, i)]
     while stack:
         depth, via, x = stack.pop()
-        del on_path[depth:]
-        if x in on_path:
+        while len(on_path) > depth:
+            on_path_set.discard(on_path.pop())
+        if x in on_path_set:
             mark: Literal["expanded", "shared", "cycle"] = "cycle"
         elif x in expanded:
             mark = "shared"
@@ -196,6 +198,7 @@ def unfold(s: Store, i: Id, labels: Iterable[Relation], *, max_nodes: int | None
             continue
         expanded.add(x)
         on_path.append(x)
+        on_path_set.add(x)
         for r, y in reversed(adj.get(x, [])):
             stack.append((depth + 1, r, y))
     return Unfolding(i, keep, tuple(nodes))
@@ -213,14 +216,15 @@ def descendants(s: Store, i: Id) -> Unfolding:
 
 def _reach(s: Store, i: Id, labels: frozenset[Relation]) -> frozenset[Id]:
     adj = successor_index(s, labels)
-    seen, todo = {i}, deque([i])
+    # reachable by a non-empty path: ``i`` itself is included exactly when it lies on a cycle
+    seen: set[Id] = set()
+    todo = deque([i])
     while todo:
         x = todo.popleft()
         for _, y in adj.get(x, ()):
             if y not in seen:
                 seen.add(y)
                 todo.append(y)
-    seen.discard(i)
     return frozenset(seen)
 
 

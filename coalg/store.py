@@ -108,7 +108,9 @@ class Store:
     def __post_init__(self) -> None:
         if not isinstance(self.records, _RecordMap):
             object.__setattr__(self, "records", _RecordMap(self.records))
-        if not isinstance(self.edges, frozenset) or not all(isinstance(e, Edge) for e in self.edges):
+        if not isinstance(self.edges, frozenset) or not all(
+            isinstance(e, Edge) and isinstance(e.relation, Relation) for e in self.edges
+        ):
             object.__setattr__(self, "edges", frozenset(_edge(e) for e in self.edges))
 
     # -- construction -------------------------------------------------------------------
