@@ -150,14 +150,18 @@ class FrozenMap(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._items)
 
+    def _typed(self) -> tuple[tuple[str, Any], ...]:
+        return tuple((k, _typed(v)) for k, v in self._items)
+
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash(self._items)
+            self._hash = hash(self._typed())
         return self._hash
 
     def __eq__(self, other: object) -> bool:
+        # Type-aware: True, 1 and 1.0 are different metadata values (they serialise differently).
         if isinstance(other, FrozenMap):
-            return self._items == other._items
+            return self._typed() == other._typed()
         if isinstance(other, Mapping):
             return dict(self._items) == {k: freeze(v) for k, v in other.items()}
         return NotImplemented
@@ -170,6 +174,16 @@ class FrozenMap(Mapping[str, Any]):
         d = dict(self._items)
         d.update(other)
         return FrozenMap(d)
+
+
+def _typed(v: Any) -> Any:
+    if isinstance(v, FrozenMap):
+        return ("map", v._typed())
+    if isinstance(v, tuple):
+        return ("list", tuple(_typed(x) for x in v))
+    if isinstance(v, frozenset):
+        return ("set", frozenset(_typed(x) for x in v))
+    return (type(v).__name__, v)
 
 
 def freeze(v: Any) -> Any:
