@@ -115,6 +115,14 @@ class Store:
 
     # -- construction -------------------------------------------------------------------
     @classmethod
+    def _trusted(cls, records: _RecordMap, edges: frozenset[Edge]) -> Store:
+        """A store from parts already validated (skips the per-edge check of ``__post_init__``)."""
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "records", records)
+        object.__setattr__(obj, "edges", edges)
+        return obj
+
+    @classmethod
     def of(
         cls,
         records: Mapping[Id, Record] | None = None,
@@ -127,21 +135,21 @@ class Store:
         """``(m[i ↦ r], E)``."""
         d = dict(self.records)
         d[i] = r
-        return Store(_RecordMap(d), self.edges)
+        return Store._trusted(_RecordMap(d), self.edges)
 
     def without_record(self, i: Id) -> Store:
         """``(m \\ {i}, E)`` (edges untouched)."""
         d = dict(self.records)
         d.pop(i, None)
-        return Store(_RecordMap(d), self.edges)
+        return Store._trusted(_RecordMap(d), self.edges)
 
     def with_edges(self, edges: Iterable[Edge]) -> Store:
         """``(m, E ∪ edges)``."""
-        return Store(self.records, self.edges | frozenset(_edge(e) for e in edges))
+        return Store._trusted(self.records, self.edges | frozenset(_edge(e) for e in edges))  # type: ignore[arg-type]
 
     def without_edges(self, edges: Iterable[Edge]) -> Store:
         """``(m, E \\ edges)``."""
-        return Store(self.records, self.edges - frozenset(edges))
+        return Store._trusted(self.records, self.edges - frozenset(edges))  # type: ignore[arg-type]
 
     # -- Definition 3.4 -----------------------------------------------------------------
     def dom(self) -> frozenset[Id]:
@@ -290,7 +298,7 @@ def disjoint_union(s: Store, t: Store) -> Store:
     clash = s.dom() & t.dom()
     if clash:
         raise UnionUndefined("⊎ (domain-disjoint union)", clash)
-    return Store(_RecordMap({**s.records, **t.records}), s.edges | t.edges)
+    return Store._trusted(_RecordMap({**s.records, **t.records}), s.edges | t.edges)
 
 
 def mention_disjoint_union(s: Store, t: Store) -> Store:

@@ -1,0 +1,120 @@
+"""coalg — the paper *Coalgebraic Memory*, executable.
+
+A small, pure, typed library with one counterpart for each definition of the
+paper, organised like the paper.  Stores are immutable values; every operation
+returns a new store.  Undeclared enumeration orders are the explicit parameter
+θ (:class:`Theta`), never Python's hash order, so every output is the same under
+any ``PYTHONHASHSEED``.
+
+Paper section → module
+
+=====================================  =======================================
+§3.1 identifiers, records, relations   :mod:`coalg.records`
+§3.1 stores, ⊎, closure conditions     :mod:`coalg.store`
+§3.2 alphabet, allocation oracle, θ    :mod:`coalg.alphabet`
+§3.3 the store coalgebra (ContextFS)   :mod:`coalg.coalgebra`
+§3.4 the lineage coalgebra             :mod:`coalg.lineage`
+§2.2, Def. 5.23 bisimilarity           :mod:`coalg.bisimilarity` (engine: :mod:`coalg.refine`)
+§3.5, §5.8, §7.1 bitemporal            :mod:`coalg.bitemporal`
+Def. 3.21, 3.23 laws and schema        :mod:`coalg.laws` (search: :mod:`coalg.explore`)
+§5 numbered results                    :mod:`coalg.results`
+§6 composition                         :mod:`coalg.composition`
+repaired realisation                   :mod:`coalg.repaired`
+I/O: JSON stores, Aldebaran ``.aut``   :mod:`coalg.jsonio`, :mod:`coalg.aut`
+figures                                :mod:`coalg.viz` (needs matplotlib)
+=====================================  =======================================
+
+Example
+-------
+>>> from coalg import EMPTY, Record, Save, Evolve, run, ancestry, beta_minus
+>>> s = run(EMPTY, [Save(Record("the meeting is at 10")), Evolve("id0001", "the meeting is at 11")]).final
+>>> beta_minus(s, "id0002").successors
+((<Relation.EVOLVED_FROM: 'evolved_from'>, 'id0001'),)
+>>> law_table(CONTEXTFS)["clauses"]["L5"]["holds"]
+False
+"""
+
+from __future__ import annotations
+
+from .alphabet import (
+    DEFAULT_THETA,
+    Allocation,
+    Call,
+    Delete,
+    Evolve,
+    Letter,
+    Link,
+    Merge,
+    Oracle,
+    Recall,
+    RecallPrefix,
+    Save,
+    SaveAt,
+    Split,
+    Supersede,
+    Theta,
+    creates,
+    is_fragment,
+    named,
+    uuid_like_ids,
+)
+from .bisimilarity import (
+    allocation_blind_bisimilar,
+    allocation_blind_relation,
+    allocation_blind_witness,
+    ancestry_bisimilar,
+    behaviour_classes,
+    bisimilar,
+    distinguish,
+)
+from .bitemporal import History, Timeline, as_of, believed, record, valid_at
+from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Trace, Wrote, alpha, replay, run, step
+from .composition import frame_property, prefix_collision_probability, tenants
+from .errors import CoalgError, InputError
+from .jsonio import dumps_store, load_store, loads_store, save_store
+from .laws import law_table
+from .lineage import ancestors, ancestry, beta, beta_minus, descendant_ids, descendants, unfold
+from .realisation import CONTEXTFS, REALISATIONS, Realisation, get_realisation
+from .records import ANCESTRY, DESCENDANT, LINEAGE, Id, Record, Relation, erase_allocation, inverse, meta_ancestry
+from .refine import coarsest_partition
+from .repaired import REPAIRED
+from .store import (
+    EMPTY,
+    Edge,
+    Store,
+    UnionUndefined,
+    disjoint_union,
+    fibre,
+    mention_disjoint_union,
+    restrict,
+)
+from .verdict import Verdict, known_items, run_item
+
+__version__ = "0.1.0"
+
+__all__ = [
+    # §3.1
+    "Id", "Record", "Relation", "inverse", "ANCESTRY", "DESCENDANT", "LINEAGE", "meta_ancestry",
+    "erase_allocation", "Edge", "Store", "EMPTY", "disjoint_union", "mention_disjoint_union",
+    "UnionUndefined", "fibre", "restrict",
+    # §3.2
+    "Letter", "Save", "SaveAt", "Recall", "RecallPrefix", "Delete", "Evolve", "Merge", "Split",
+    "Supersede", "Link", "named", "creates", "is_fragment", "Allocation", "Oracle", "Theta",
+    "DEFAULT_THETA", "Call", "uuid_like_ids",
+    # §3.3
+    "step", "alpha", "run", "replay", "Trace", "Output", "Err", "Nothing", "Found", "Created",
+    "Wrote", "Flag",
+    # §3.4
+    "beta", "beta_minus", "unfold", "ancestry", "descendants", "ancestors", "descendant_ids",
+    # bisimilarity
+    "coarsest_partition", "behaviour_classes", "bisimilar", "ancestry_bisimilar", "distinguish",
+    "allocation_blind_bisimilar", "allocation_blind_relation", "allocation_blind_witness",
+    # realisations, laws, results
+    "Realisation", "CONTEXTFS", "REPAIRED", "REALISATIONS", "get_realisation", "law_table",
+    "Verdict", "known_items", "run_item",
+    # time and composition
+    "History", "record", "believed", "as_of", "valid_at", "Timeline",
+    "frame_property", "prefix_collision_probability", "tenants",
+    # I/O and errors
+    "dumps_store", "loads_store", "save_store", "load_store", "CoalgError", "InputError",
+]
