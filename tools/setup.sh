@@ -11,6 +11,19 @@ cd "$(dirname "$0")/.."
 say() { printf 'setup: %s\n' "$*"; }
 PYTHON=${PYTHON:-python3}
 
+# `pip check`, except for the requirements contextfs declares but we leave out on purpose
+# (requirements-contextfs.txt is installed with --no-deps).
+pip_check() {
+  local out bad
+  if ! out=$(.venv/bin/python -m pip check 2>&1); then
+    bad=$(printf '%s\n' "$out" | grep -v -E '^contextfs 0\.2\.35 (requires|has requirement) ' || true)
+    if [[ -n $bad ]]; then
+      printf '%s\n' "$bad" >&2
+      return 1
+    fi
+  fi
+}
+
 # --- 1. Python -------------------------------------------------------------------------
 if [[ ! -x .venv/bin/python ]]; then
   say "creating .venv with $($PYTHON --version 2>&1)"
@@ -23,8 +36,22 @@ else
   say "installing python packages from requirements.txt (takes about half a minute)"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-  .venv/bin/python -m pip check
+  pip_check
   touch "$stamp"
+fi
+
+# --- 1b. The released ContextFS, minimally (no chromadb/onnxruntime/fastembed) ----------
+# --no-deps: requirements-contextfs.txt pins exactly what `import contextfs` and its SQLite
+# schema need. Its other declared requirements stay missing on purpose (see that file).
+cstamp=.venv/.contextfs.stamp
+if [[ -f $cstamp && $cstamp -nt requirements-contextfs.txt && $cstamp -nt requirements.txt ]]; then
+  say "contextfs 0.2.35 (minimal) up to date"
+else
+  say "installing contextfs 0.2.35 minimally (--no-deps, pinned pydantic/alembic; a few seconds)"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-contextfs.txt
+  .venv/bin/python -c "import contextfs.memory_lineage, contextfs.migrations.runner" >/dev/null
+  pip_check
+  touch "$cstamp"
 fi
 
 # --- 2. JavaScript served by the book --------------------------------------------------
