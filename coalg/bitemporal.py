@@ -1150,7 +1150,9 @@ class VersionEntry:
     """A version of a memory on ContextFS's single time axis (``types/versioned.py:87``, field ``:117``).
 
     ``timestamp`` is the one time field; it may be naive or timezone-aware, as in
-    the code.  [recon] The other fields are abridged to what the examples use.
+    the code.  ``memory_id`` is the memory the version belongs to (``:115``), the
+    field ``VersionedMem.is_consistent`` compares.  [recon] The other fields are
+    abridged to what the examples use.
     """
 
     timestamp: datetime
@@ -1158,6 +1160,7 @@ class VersionEntry:
     version_id: str = ""
     reason: str = "observation"
     author: str | None = None
+    memory_id: str = ""
 
 
 def _utc_if_naive(ts: datetime) -> datetime:
@@ -1211,6 +1214,46 @@ class Timeline:
             else:
                 break
         return result
+
+    @classmethod
+    def stored(cls, entries: Iterable[VersionEntry]) -> Timeline:
+        """A timeline whose entries are kept in the order given, as a persisted list is read back raw.
+
+        ``add`` sorts; a timeline loaded from storage, or written by a mapping, need not be sorted —
+        which is what the monotone-timestamps clause of :meth:`is_consistent` checks.
+        """
+        tl = cls()
+        tl.entries = list(entries)
+        return tl
+
+    def is_consistent(self, memory_id: str) -> bool:
+        """``VersionedMem.is_consistent`` (``types/versioned.py:576–609``) for the memory ``memory_id``.
+
+        In list order: every entry's ``memory_id`` is ``memory_id``, timestamps never
+        decrease (compared raw, as the code does: mixing naive and aware timestamps
+        raises ``TypeError`` there and here), and no ``version_id`` repeats.  An empty
+        timeline is consistent.
+
+        >>> utc = timezone.utc
+        >>> a = VersionEntry(datetime(2026, 1, 29, 9, tzinfo=utc), "a", version_id="v1", memory_id="m")
+        >>> b = VersionEntry(datetime(2026, 1, 29, 8, tzinfo=utc), "b", version_id="v2", memory_id="m")
+        >>> Timeline.stored([a, b]).is_consistent("m"), Timeline([a, b]).is_consistent("m")
+        (False, True)
+        >>> Timeline([a]).is_consistent("other")
+        False
+        """
+        seen: set[str] = set()
+        prev: datetime | None = None
+        for entry in self.entries:
+            if entry.memory_id != memory_id:
+                return False
+            if prev is not None and entry.timestamp < prev:
+                return False
+            prev = entry.timestamp
+            if entry.version_id in seen:
+                return False
+            seen.add(entry.version_id)
+        return True
 
     def __len__(self) -> int:
         return len(self.entries)
