@@ -47,6 +47,7 @@ from .store import Store
 
 __all__ = [
     "behaviour_classes",
+    "refinement_rounds",
     "bisimilar",
     "ancestry_bisimilar",
     "distinguish",
@@ -141,6 +142,52 @@ def behaviour_classes(s: Store, labels: Iterable[Relation] | None = None) -> dic
     enc = _encode([s], None if labels is None else frozenset(labels), _plain)
     part = _partition(enc)
     return {i: part[k] for k, (_, i) in enumerate(enc.states)}
+
+
+def refinement_rounds(s: Store, *, labels: Iterable[Relation] | None = None) -> list[dict[Id, int]]:
+    """The naive round-by-round refinement of ids(s): one partition per round (didactic; small stores).
+
+    Round 0 groups the identifiers by what they hold (their record, or ⊥).  Round
+    ``r + 1`` splits every block of round ``r`` by the set of pairs
+    ``(label, block of the target)`` of each identifier's edges (only ``labels``,
+    all by default).  The rounds stop at the first partition that the next round
+    would not change, which is the last element: ``r``-step bisimilarity for every
+    ``r`` before it, and behavioural equivalence itself at the end — the same
+    partition as :func:`behaviour_classes` (computed there by the O(m log n)
+    worklist engine, never round by round).  Blocks are numbered canonically, in
+    order of their smallest identifier, so the rounds compare as plain dicts.
+    ``Θ(n · m)`` on chains: for the book's small examples only.
+
+    >>> from coalg.store import Store
+    >>> s = Store.of({"a": Record("x"), "b": Record("x"), "p": Record("p"), "q": Record("q")},
+    ...              [("a", Relation.EVOLVED_FROM, "p"), ("b", Relation.EVOLVED_FROM, "q")])
+    >>> for partition in refinement_rounds(s):
+    ...     print(partition)
+    {'a': 0, 'b': 0, 'p': 1, 'q': 2}
+    {'a': 0, 'b': 1, 'p': 2, 'q': 3}
+    >>> refinement_rounds(s)[-1] == behaviour_classes(s)
+    True
+    """
+    enc = _encode([s], None if labels is None else frozenset(labels), _plain)
+    n = len(enc.states)
+    succ: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for src, a, dst in enc.transitions:
+        succ[src].append((a, dst))
+
+    def canonical(keys: Sequence[Hashable]) -> list[int]:
+        # states are in sorted-identifier order, so first occurrence = smallest identifier
+        number: dict[Hashable, int] = {}
+        return [number.setdefault(k, len(number)) for k in keys]
+
+    blk = canonical(enc.initial)
+    rounds = [blk]
+    while True:
+        new = canonical([(blk[x], frozenset((a, blk[y]) for a, y in succ[x])) for x in range(n)])
+        if max(new, default=-1) == max(blk, default=-1):  # nothing split: blk is stable
+            break
+        rounds.append(new)
+        blk = new
+    return [{i: part[k] for k, (_, i) in enumerate(enc.states)} for part in rounds]
 
 
 def _pair_encoding(
