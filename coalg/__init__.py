@@ -20,6 +20,10 @@ Def. 3.21, 3.23 laws and schema        :mod:`coalg.laws` (search: :mod:`coalg.ex
 §5 numbered results                    :mod:`coalg.results`
 §6 composition                         :mod:`coalg.composition`
 repaired realisation                   :mod:`coalg.repaired`
+§9 open problems, as proposals         :mod:`coalg.open_problems`
+the real ContextFS 0.2.35              :mod:`coalg.contextfs_adapter`, :mod:`coalg.runtime`
+auditing ContextFS databases           :mod:`coalg.audit`
+explorers (ipywidgets)                 :mod:`coalg.widgets`, presets in :mod:`coalg.examples`
 I/O: JSON stores, Aldebaran ``.aut``   :mod:`coalg.jsonio`, :mod:`coalg.aut`
 figures                                :mod:`coalg.viz` (needs matplotlib)
 =====================================  =======================================
