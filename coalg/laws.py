@@ -124,6 +124,7 @@ __all__ = [
     "check_S4",
     "check_schema",
     "format_law_table",
+    "l2_disagreement",
     "l3_fault_path",
     "l7_strong_form",
     "law_table",
@@ -454,23 +455,37 @@ def record_view(realisation: Realisation, s: Store, i: Id) -> Record | None:
     return view(s, i) if view is not None else s.records.get(i)
 
 
+def l2_disagreement(realisation: Realisation, s: Store, i: Id) -> dict[str, Any] | None:
+    """Where record ``i``'s ancestry metadata and its ancestry edges disagree (L2), or ``None``.
+
+    The metadata is read through the realisation's record view (the repaired realisation
+    derives it from edges); a stored ancestry key that differs from the edges counts too.
+    Returns the first disagreeing label (in label order) as JSON-ready data, with a
+    sentence ``"text"`` saying what differs.
+    """
+    seen = record_view(realisation, s, i)
+    stored = s.records[i]
+    for r in sorted(ANCESTRY, key=lambda x: x.value):
+        edges = frozenset(e.target for e in s.edges if e.source == i and e.relation is r)
+        key = META_KEYS[r]
+        read = meta_ancestry(seen, r) if seen is not None else frozenset()
+        stray = key in stored.metadata and meta_ancestry(stored, r) != edges
+        if read == edges and not stray:
+            continue
+        shown = read if read != edges else meta_ancestry(stored, r)
+        edge_text = f"its {key} edges go to {_ids(edges)}" if edges else f"it has no {key} edge"
+        return {"record": i, "relation": r.value, "edge_targets": sorted(edges), "metadata": sorted(shown),
+                "metadata_key": key, "record_after": record_to_json(stored),
+                "text": f"created {i} whose metadata says {key} = {_ids(shown)} but {edge_text}."}
+    return None
+
+
 def _l2_store(realisation: Realisation, s: Store, derived: frozenset[Id]) -> _Violation | None:
     for i in sorted(derived & s.dom()):
-        seen = record_view(realisation, s, i)
-        stored = s.records[i]
-        for r in sorted(ANCESTRY, key=lambda x: x.value):
-            edges = frozenset(e.target for e in s.edges if e.source == i and e.relation is r)
-            key = META_KEYS[r]
-            read = meta_ancestry(seen, r) if seen is not None else frozenset()
-            stray = key in stored.metadata and meta_ancestry(stored, r) != edges
-            if read == edges and not stray:
-                continue
-            shown = read if read != edges else meta_ancestry(stored, r)
-            edge_text = f"its {key} edges go to {_ids(edges)}" if edges else f"it has no {key} edge"
-            return _Violation(
-                {"record": i, "relation": r.value, "edge_targets": sorted(edges), "metadata": sorted(shown),
-                 "metadata_key": key, "record_after": record_to_json(stored)},
-                f"created {i} whose metadata says {key} = {_ids(shown)} but {edge_text}.")
+        found = l2_disagreement(realisation, s, i)
+        if found is not None:
+            text = found.pop("text")
+            return _Violation(found, text)
     return None
 
 

@@ -58,10 +58,10 @@ from .alphabet import (
 )
 from .coalgebra import Created, Err, Output
 from .explore import show_call
-from .jsonio import call_to_json, edge_to_json, output_to_json, record_to_json
-from .laws import record_view
+from .jsonio import call_to_json, edge_to_json, output_to_json
+from .laws import l2_disagreement
 from .realisation import Realisation
-from .records import ANCESTRY, LINEAGE, META_KEYS, Id, inverse, meta_ancestry
+from .records import ANCESTRY, LINEAGE, Id, inverse
 from .store import Edge, Store, restrict
 
 __all__ = [
@@ -198,22 +198,10 @@ def check_L2(realisation: Realisation, before: Store, call: Call, output: Output
     for i in sorted(derived):
         if i not in after.records:
             continue
-        seen = record_view(realisation, after, i)
-        stored = after.records[i]
-        for r in sorted(ANCESTRY, key=lambda x: x.value):
-            edges = frozenset(e.target for e in after.edges if e.source == i and e.relation is r)
-            key = META_KEYS[r]
-            read = meta_ancestry(seen, r) if seen is not None else frozenset()
-            stray = key in stored.metadata and meta_ancestry(stored, r) != edges
-            if read == edges and not stray:
-                continue
-            shown = read if read != edges else meta_ancestry(stored, r)
-            edge_text = f"its {key} edges go to {_ids(edges)}" if edges else f"it has no {key} edge"
-            return ClauseResult(
-                "L2", "failed",
-                f"{show_call(call)} created {i} whose metadata says {key} = {_ids(shown)} but {edge_text}.",
-                {"record": i, "relation": r.value, "edge_targets": sorted(edges), "metadata": sorted(shown),
-                 "metadata_key": key, "record_after": record_to_json(stored)})
+        found = l2_disagreement(realisation, after, i)
+        if found is not None:
+            text = found.pop("text")
+            return ClauseResult("L2", "failed", f"{show_call(call)} {text}", found)
     return ClauseResult("L2", "held",
                         f"the ancestry metadata of {_ids(derived)} agrees with its edges.")
 
