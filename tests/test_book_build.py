@@ -45,7 +45,7 @@ HARMLESS_ERRORS = (
 # Requests the browser makes on its own, not the book: without a favicon link it probes this.
 BROWSER_PROBES = ("/favicon.ico",)
 
-SPHINX_PAGES = ("genindex.html", "search.html")
+SPHINX_PAGES = ("genindex.html", "search.html", "prf-prf.html")  # prf-prf: sphinx-proof's index of results
 NON_PAGE_DIRS = ("_static", "_sources", "_images", "_sphinx_design_static", "reports")
 PAGE_TIMEOUT_MS = 30_000
 
