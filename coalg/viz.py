@@ -973,3 +973,40 @@ def plot_refinement(
                 transform=ax.transAxes, fontsize=FONT_SIZE, ha="left", va="bottom")
         out.append(ax)
     return out
+
+
+# --------------------------------------------------------------------------- benchmark results (issue 8)
+
+
+def plot_benchmark(results: dict[str, Any], ax: Axes | None = None, *, input_names: Sequence[str] | None = None) -> Axes:
+    """Log-log plot of end-to-end seconds against the number of states, one line per (peer, input).
+
+    ``results`` is the JSON written by ``bench/run.py`` (nothing is re-run).
+    Colour identifies the peer, the marker the input shape; ``input_names``
+    restricts the inputs drawn (default: all single-file inputs).
+    """
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=FIGSIZE)
+    rows = [r for r in results.get("bisim", []) if r.get("shape") != "compare"]
+    if input_names is not None:
+        rows = [r for r in rows if r["input"] in input_names]
+    peers = sorted({r["peer"] for r in rows}, key=lambda p: (p != "ours", p))
+    inputs = sorted({r["input"] for r in rows})
+    markers = "osD^vP*X"
+    for pi, peer in enumerate(peers):
+        for ii, name in enumerate(inputs):
+            pts = sorted((r["states"], r["seconds"]) for r in rows if r["peer"] == peer and r["input"] == name)
+            if not pts:
+                continue
+            xs, ys = zip(*pts)
+            ax.plot(xs, ys, marker=markers[ii % len(markers)], color=PALETTE[pi % len(PALETTE)],
+                    linewidth=1.2, markersize=5, label=f"{peer}: {name}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("states")
+    ax.set_ylabel("seconds (end to end, median)")
+    ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
+    ax.legend(fontsize=FONT_SIZE - 2, ncol=2, frameon=False)
+    return ax
