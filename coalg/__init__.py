@@ -28,9 +28,14 @@ I/O: JSON stores, Aldebaran ``.aut``   :mod:`coalg.jsonio`, :mod:`coalg.aut`
 figures                                :mod:`coalg.viz` (needs matplotlib)
 =====================================  =======================================
 
+Every name below is importable from the package (``from coalg import
+run``), but the modules behind them are loaded on first use (PEP 562), so
+``import coalg`` -- and with it ``python -m coalg bisim`` -- does not pay for
+the laws, results, bitemporal, composition and I/O modules it does not touch.
+
 Example
 -------
->>> from coalg import EMPTY, Record, Save, Evolve, run, ancestry, beta_minus
+>>> from coalg import EMPTY, Record, Save, Evolve, run, ancestry, beta_minus, law_table, CONTEXTFS
 >>> s = run(EMPTY, [Save(Record("the meeting is at 10")), Evolve("id0001", "the meeting is at 11")]).final
 >>> beta_minus(s, "id0002").successors
 ((<Relation.EVOLVED_FROM: 'evolved_from'>, 'id0001'),)
@@ -40,59 +45,120 @@ False
 
 from __future__ import annotations
 
-from .alphabet import (
-    DEFAULT_THETA,
-    Allocation,
-    Call,
-    Delete,
-    Evolve,
-    Letter,
-    Link,
-    Merge,
-    Oracle,
-    Recall,
-    RecallPrefix,
-    Save,
-    SaveAt,
-    Split,
-    Supersede,
-    Theta,
-    creates,
-    is_fragment,
-    named,
-    uuid_like_ids,
-)
-from .bisimilarity import (
-    allocation_blind_bisimilar,
-    allocation_blind_relation,
-    allocation_blind_witness,
-    ancestry_bisimilar,
-    behaviour_classes,
-    bisimilar,
-    distinguish,
-)
-from .bitemporal import History, Timeline, as_of, believed, record, valid_at
-from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Trace, Wrote, alpha, replay, run, step
-from .composition import frame_property, prefix_collision_probability, tenants
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .errors import CoalgError, InputError
-from .jsonio import dumps_store, load_store, loads_store, save_store
-from .laws import law_table
-from .lineage import ancestors, ancestry, beta, beta_minus, descendant_ids, descendants, unfold
-from .realisation import CONTEXTFS, REALISATIONS, Realisation, get_realisation
-from .records import ANCESTRY, DESCENDANT, LINEAGE, Id, Record, Relation, erase_allocation, inverse, meta_ancestry
-from .refine import coarsest_partition
-from .repaired import REPAIRED
-from .store import (
-    EMPTY,
-    Edge,
-    Store,
-    UnionUndefined,
-    disjoint_union,
-    fibre,
-    mention_disjoint_union,
-    restrict,
-)
-from .verdict import Verdict, known_items, run_item
+
+if TYPE_CHECKING:  # what a type checker (and an IDE) sees; at run time see ``__getattr__``
+    from .alphabet import (
+        DEFAULT_THETA,
+        Allocation,
+        Call,
+        Delete,
+        Evolve,
+        Letter,
+        Link,
+        Merge,
+        Oracle,
+        Recall,
+        RecallPrefix,
+        Save,
+        SaveAt,
+        Split,
+        Supersede,
+        Theta,
+        creates,
+        is_fragment,
+        named,
+        uuid_like_ids,
+    )
+    from .bisimilarity import (
+        allocation_blind_bisimilar,
+        allocation_blind_relation,
+        allocation_blind_witness,
+        ancestry_bisimilar,
+        behaviour_classes,
+        bisimilar,
+        distinguish,
+    )
+    from .bitemporal import History, Timeline, as_of, believed, record, valid_at
+    from .coalgebra import (
+        Created,
+        Err,
+        Flag,
+        Found,
+        Nothing,
+        Output,
+        Trace,
+        Wrote,
+        alpha,
+        replay,
+        run,
+        step,
+    )
+    from .composition import frame_property, prefix_collision_probability, tenants
+    from .jsonio import dumps_store, load_store, loads_store, save_store
+    from .laws import law_table
+    from .lineage import ancestors, ancestry, beta, beta_minus, descendant_ids, descendants, unfold
+    from .realisation import CONTEXTFS, REALISATIONS, Realisation, get_realisation
+    from .records import (
+        ANCESTRY,
+        DESCENDANT,
+        LINEAGE,
+        Id,
+        Record,
+        Relation,
+        erase_allocation,
+        inverse,
+        meta_ancestry,
+    )
+    from .refine import coarsest_partition
+    from .repaired import REPAIRED
+    from .store import (
+        EMPTY,
+        Edge,
+        Store,
+        UnionUndefined,
+        disjoint_union,
+        fibre,
+        mention_disjoint_union,
+        restrict,
+    )
+    from .verdict import Verdict, known_items, run_item
+
+# submodule -> the public names it defines; each is imported on first access
+_EXPORTS: dict[str, str] = {
+    "alphabet": (
+        "DEFAULT_THETA Allocation Call Delete Evolve Letter Link Merge Oracle Recall "
+        "RecallPrefix Save SaveAt Split Supersede Theta creates is_fragment named "
+        "uuid_like_ids"
+    ),
+    "bisimilarity": (
+        "allocation_blind_bisimilar allocation_blind_relation "
+        "allocation_blind_witness ancestry_bisimilar behaviour_classes bisimilar "
+        "distinguish"
+    ),
+    "bitemporal": "History Timeline as_of believed record valid_at",
+    "coalgebra": "Created Err Flag Found Nothing Output Trace Wrote alpha replay run step",
+    "composition": "frame_property prefix_collision_probability tenants",
+    "jsonio": "dumps_store load_store loads_store save_store",
+    "laws": "law_table",
+    "lineage": "ancestors ancestry beta beta_minus descendant_ids descendants unfold",
+    "realisation": "CONTEXTFS REALISATIONS Realisation get_realisation",
+    "records": (
+        "ANCESTRY DESCENDANT LINEAGE Id Record Relation erase_allocation inverse "
+        "meta_ancestry"
+    ),
+    "refine": "coarsest_partition",
+    "repaired": "REPAIRED",
+    "store": (
+        "EMPTY Edge Store UnionUndefined disjoint_union fibre mention_disjoint_union "
+        "restrict"
+    ),
+    "verdict": "Verdict known_items run_item",
+}
+_LAZY: dict[str, str] = {name: mod for mod, names in _EXPORTS.items() for name in names.split()}
 
 __version__ = "0.1.0"
 
@@ -122,3 +188,23 @@ __all__ = [
     # I/O and errors
     "dumps_store", "loads_store", "save_store", "load_store", "CoalgError", "InputError",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Load the module behind a public name (or a submodule) on first access (PEP 562)."""
+    mod = _LAZY.get(name)
+    if mod is not None:
+        value = getattr(importlib.import_module(f".{mod}", __name__), name)
+        globals()[name] = value  # later accesses bypass this hook
+        return value
+    if not name.startswith("__"):
+        try:  # ``coalg.lineage`` after a bare ``import coalg``, as before
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -10,7 +10,8 @@ its answer:
 
 * while the search is small it is a plain Python breadth-first search over the
   CSR rows (no per-query set-up, nothing proportional to ``n``);
-* once it has scanned more than ``max(64, n / 128)`` edges it hands over to a
+* once it has scanned more than ``max(64, n / 128)`` edges (a level counting
+  as four edges) it hands over to a
   compiled breadth-first search (``scipy.sparse.csgraph.breadth_first_order``)
   from the query, or, without SciPy, to a vectorised NumPy frontier search
   (a visited bitmap, each level expanded with ``np.repeat`` over the CSR
@@ -149,6 +150,9 @@ class CSR:
                         seen.add(y)
                         nxt.append(y)
             frontier = nxt
+            # a level costs the interpreter about as much as a few edges, so a
+            # deep, narrow search (a long chain) hands over early as well
+            scanned += 4
             if budget >= 0 and scanned > budget and frontier:
                 return self._reach_compiled(i)
         if _np is None:
@@ -164,14 +168,30 @@ class CSR:
             from scipy.sparse.csgraph import breadth_first_order
 
             nodes = breadth_first_order(m, i, directed=True, return_predecessors=False)
-            nodes.sort()
             # ``i`` is always in a BFS order; keep it only when it lies on a cycle
             preds = self.reverse()
-            r0, r1 = preds._off[i], preds._off[i + 1]
-            p = preds.targets[r0:r1]
+            p = preds.targets[preds._off[i]:preds._off[i + 1]]
+            if nodes.size > 1 and bool((nodes[1:] < nodes[:-1]).all()):
+                # a BFS order that is already monotone (a chain whose codes
+                # decrease along the edges): reverse it, no sort needed
+                out = nodes[::-1].astype(np.int64)
+                if not p.size or not np.isin(p, nodes, assume_unique=True).any():
+                    out = out[:-1]  # ``i`` came first in the order: the largest code
+                return out
+            if nodes.size >= self.n >> 4:
+                # a large answer: a visited bitmap gives the sorted codes in
+                # O(n) -- much cheaper than a comparison sort of the BFS order
+                # (np.sort of 100k int32 codes costs ~5x the search itself)
+                seen = np.zeros(self.n, dtype=bool)
+                seen[nodes.astype(np.intp)] = True
+                if not seen[p].any():
+                    seen[i] = False
+                return np.flatnonzero(seen).astype(np.int64, copy=False)
+            nodes = nodes.astype(np.int64)
+            nodes.sort()
             if not p.size or not np.isin(p, nodes, assume_unique=True).any():
                 nodes = nodes[nodes != i]
-            return nodes.astype(np.int64, copy=False)
+            return nodes
         return self._reach_numpy(i)
 
     def _reach_numpy(self, i: int) -> Any:
