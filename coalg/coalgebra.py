@@ -70,6 +70,7 @@ __all__ = [
     "Trace",
     "run",
     "replay",
+    "latest_clock",
     "resolve_prefix",
     "generated_merge_content",
     "modes",
@@ -352,6 +353,16 @@ class Trace:
         return self.states[-1]
 
 
+def latest_clock(s: Store) -> int:
+    """The latest clock reading stamped in ``s`` (``created_at``/``updated_at``), or 0.
+
+    >>> latest_clock(run(EMPTY, [Save(Record("x")), Save(Record("y"))]).final)
+    2
+    """
+    stamps = [t for r in s.records.values() for t in (r.created_at, r.updated_at) if t is not None]
+    return max(stamps, default=0)
+
+
 def run(
     s: Store,
     word: Iterable[Letter | Call],
@@ -361,13 +372,15 @@ def run(
     step_fn: StepFunction = step,
 ) -> Trace:
     """Run a word from ``s``.  Bare letters get their allocation from ``oracle``
-    (a fresh deterministic :class:`Oracle` by default); :class:`Call` items are replayed as given.
+    (by default a fresh deterministic :class:`Oracle` whose clock continues after the
+    latest time stamped in ``s``, so chained runs never stamp a later record earlier);
+    :class:`Call` items are replayed as given.
 
     >>> t = run(EMPTY, [Save(Record("x")), Evolve("id0001", "y")])
     >>> t.final.dom() == {"id0001", "id0002"}, len(t.final.edges)
     (True, 2)
     """
-    oracle = oracle if oracle is not None else Oracle()
+    oracle = oracle if oracle is not None else Oracle(clock=latest_clock(s))
     states, outs, calls = [s], [], []
     for item in word:
         call = item if isinstance(item, Call) else Call(item, oracle.allocate(states[-1], item))

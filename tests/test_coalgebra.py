@@ -748,3 +748,15 @@ def test_inadmissible_allocations_always_give_err_and_the_same_store(s: Store, d
     )
     out, s2 = step(s, a, bad)
     assert isinstance(out, Err) and s2 is s
+
+
+def test_chained_runs_continue_the_clock() -> None:
+    """A run from a non-empty store stamps after the latest time already in it."""
+    from coalg.coalgebra import latest_clock
+
+    first = run(EMPTY, [Save(Record("a")), Save(Record("b"))]).final
+    second = run(first, [Save(Record("c"))]).final
+    (new,) = second.dom() - first.dom()
+    assert latest_clock(first) == 2
+    assert second.records[new].created_at == 3
+    assert all(r.created_at < second.records[new].created_at for r in first.records.values())
