@@ -46,6 +46,7 @@ __all__ = [
     "MUTATIONS",
     "named",
     "creates",
+    "edge_writes",
     "is_fragment",
     "Allocation",
     "Oracle",
@@ -205,6 +206,22 @@ def creates(a: Letter) -> int:
             return 1
         case Split(contents=cs):
             return len(cs)
+    return 0
+
+
+def edge_writes(a: Letter) -> int:
+    """How many edge writes the call issues, in ContextFS's order (the range of fault indices).
+
+    >>> edge_writes(Evolve("x", "c")), edge_writes(Merge(("a", "b", "c"))), edge_writes(Save(Record("x")))
+    (2, 6, 0)
+    """
+    match a:
+        case Evolve() | Supersede() | Link():
+            return 2
+        case Merge(ids=ids):
+            return 2 * len(ids)
+        case Split(contents=cs):
+            return 2 * len(cs)
     return 0
 
 

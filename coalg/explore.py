@@ -67,6 +67,7 @@ from .alphabet import (
     Supersede,
     Theta,
     creates,
+    edge_writes,
 )
 from .coalgebra import Created, Err, Output, Trace
 from .realisation import Realisation
@@ -267,15 +268,6 @@ def allocate(s: Store, a: Letter, clock: int) -> Allocation:
     return Allocation(tuple(oracle.fresh_id(s) for _ in range(creates(a))), clock)
 
 
-def _edge_writes(a: Letter) -> int:
-    match a:
-        case Evolve() | Supersede() | Link():
-            return 2
-        case Merge(ids=ids):
-            return 2 * len(ids)
-        case Split(contents=cs):
-            return 2 * len(cs)
-    return 0
 
 
 def fault_variants(a: Letter) -> list[frozenset[int]]:
@@ -284,7 +276,7 @@ def fault_variants(a: Letter) -> list[frozenset[int]]:
     >>> fault_variants(Evolve("x", "c")), fault_variants(Save(Record("x")))
     ([frozenset(), frozenset({0}), frozenset({1})], [frozenset()])
     """
-    return [frozenset()] + [frozenset({k}) for k in range(_edge_writes(a))]
+    return [frozenset()] + [frozenset({k}) for k in range(edge_writes(a))]
 
 
 # --------------------------------------------------------------------------- transitions

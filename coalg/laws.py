@@ -123,6 +123,7 @@ __all__ = [
     "check_S3",
     "check_S4",
     "check_schema",
+    "clause_entry",
     "format_law_table",
     "l2_disagreement",
     "l3_fault_path",
@@ -1282,6 +1283,19 @@ CHECKS: dict[str, Callable[..., Verdict]] = {
 _TABLES: dict[Realisation, dict[str, Any]] = {}
 
 
+def clause_entry(key: str, v: Verdict) -> dict[str, Any]:
+    """One row of the law table: the verdict of clause ``key`` with what the paper says of it."""
+    info = INFO[key]
+    entry: dict[str, Any] = {
+        "holds": v.holds, "explored": v.explored, "kind": info.kind, "verdict": v.kind,
+        "title": info.title, "result": info.result, "repair": info.repair, "summary": v.summary,
+    }
+    entry.update(v.details)
+    if not v.holds:
+        entry["witness"] = v.witness
+    return entry
+
+
 def law_table(realisation: Realisation | str) -> dict[str, Any]:
     """Every clause checked on ``realisation``, as the JSON of ``python -m coalg laws --json``.
 
@@ -1314,16 +1328,7 @@ def law_table(realisation: Realisation | str) -> dict[str, Any]:
     if r not in _TABLES:
         clauses: dict[str, Any] = {}
         for key in CLAUSES:
-            v = CHECKS[key](r)
-            info = INFO[key]
-            entry: dict[str, Any] = {
-                "holds": v.holds, "explored": v.explored, "kind": info.kind, "verdict": v.kind,
-                "title": info.title, "result": info.result, "repair": info.repair, "summary": v.summary,
-            }
-            entry.update(v.details)
-            if not v.holds:
-                entry["witness"] = v.witness
-            clauses[key] = entry
+            clauses[key] = clause_entry(key, CHECKS[key](r))
         _TABLES[r] = {"realisation": r.name, "clauses": clauses}
     return copy.deepcopy(_TABLES[r])
 

@@ -107,6 +107,7 @@ from .alphabet import (
     Split,
     Supersede,
     Theta,
+    edge_writes,
 )
 from .coalgebra import (
     Created,
@@ -224,20 +225,6 @@ def _payload(meta: Mapping[str, object]) -> FrozenMap:
     return FrozenMap((k, v) for k, v in meta.items() if k not in drop)
 
 
-def edge_writes(a: Letter) -> int:
-    """How many edge writes ``a`` issues (the range of fault indices that matter).
-
-    >>> edge_writes(Evolve("x", "c")), edge_writes(Merge(("a", "b", "c"))), edge_writes(Save(Record("x")))
-    (2, 6, 0)
-    """
-    match a:
-        case Evolve() | Supersede() | Link():
-            return 2
-        case Merge(ids=ids):
-            return 2 * len(ids)
-        case Split(contents=cs):
-            return 2 * len(cs)
-    return 0
 
 
 def _pair(x: Id, r: Relation, y: Id) -> tuple[Edge, Edge]:

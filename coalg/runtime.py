@@ -118,7 +118,7 @@ def observed_law_table(budget: Budget = REDUCED) -> dict[str, Any]:
     Returns ``{"realisation": "contextfs-runtime", "budget": ..., "clauses": {...}}``;
     computed once per budget and copied.
     """
-    from .laws import CHECKS, CLAUSES, INFO
+    from .laws import CHECKS, CLAUSES, clause_entry
 
     require()
     if budget not in _OBSERVED:
@@ -128,15 +128,7 @@ def observed_law_table(budget: Budget = REDUCED) -> dict[str, Any]:
                 v = CHECKS[key](RUNTIME, max_len=budget.l6_max_len, random_runs=budget.random_runs)
             else:
                 v = CHECKS[key](RUNTIME, max_len=budget.max_len, random_runs=budget.random_runs)
-            info = INFO[key]
-            entry: dict[str, Any] = {
-                "holds": v.holds, "explored": v.explored, "kind": info.kind, "verdict": v.kind,
-                "title": info.title, "result": info.result, "repair": info.repair, "summary": v.summary,
-            }
-            entry.update(v.details)
-            if not v.holds:
-                entry["witness"] = v.witness
-            clauses[key] = entry
+            clauses[key] = clause_entry(key, v)
         _OBSERVED[budget] = {"realisation": RUNTIME.name, "budget": budget.describe(), "clauses": clauses}
     return copy.deepcopy(_OBSERVED[budget])
 
