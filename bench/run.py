@@ -29,6 +29,13 @@ expected verdict of the permuted/perturbed comparisons, and on every answer size
 ``--reps`` runs and ratios to the compiled reference; the JSON also records the
 machine.  Python peers run as subprocesses of this script (``--peer``), so this
 file imports only the standard library at the top.
+
+Before measuring, ``coalg``'s modules are byte-compiled (``compileall``), as
+``pip`` does when it installs a package: where ``PYTHONDONTWRITEBYTECODE`` is
+set (as in our sandbox and CI) every run would otherwise recompile them.  The
+JSON also records *start-up floors* -- a bare ``python -c pass``, ``import
+numpy``, and BisPy's interpreter importing ``networkx`` and ``bispy`` -- since
+on small inputs they are most of every peer's time.
 """
 
 from __future__ import annotations
@@ -427,6 +434,29 @@ def print_rows(block: list[dict[str, object]]) -> None:
               f"{b['seconds']:>8.3f} s {ratio:>8} {b['rss_mb']:>8.1f} MB  -> {b['answer']}", flush=True)
 
 
+def compile_bytecode() -> None:
+    """Byte-compile coalg (what an installed package has) so no run pays for compiling."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "coalg")], check=True)
+
+
+def startup_floors(reps: int) -> dict[str, float]:
+    """Median wall seconds of interpreters that start and do (almost) nothing."""
+    cmds = {
+        "python": [sys.executable, "-c", "pass"],
+        "python + import numpy": [sys.executable, "-c", "import numpy"],
+        "coalg bisim --help": [sys.executable, "-m", "coalg", "bisim", "--help"],
+    }
+    bispy = os.environ.get("BISPY_PY")
+    if bispy:
+        cmds["bispy python + import networkx, bispy"] = [bispy, "-c", "import networkx, bispy"]
+    out = {}
+    for name, cmd in cmds.items():
+        walls = [run_measured(cmd)[0] for _ in range(max(reps, 5))]
+        out[name] = round(statistics.median(walls), 4)
+        print(f"  start-up floor: {name:<40} {out[name] * 1000:7.1f} ms", flush=True)
+    return out
+
+
 def build_cpp(tmp: Path) -> str | None:
     if not shutil.which("g++"):
         return None
@@ -461,6 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cpp = build_cpp(tmp)
         print(f"machine: {machine()}\ncompiled reference: {cpp or 'not available'}", flush=True)
+        compile_bytecode()
+        floors = startup_floors(reps)
         bis, ok1 = ([], True) if "bisim" in args.skip else run_bisim(sizes, reps, work, cpp, log)
         anc, ok2 = ([], True) if "ancestry" in args.skip else run_ancestry(sizes, reps, log, args.quick)
     finally:
@@ -468,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in log:
         print(line, file=sys.stderr)
     result = {"machine": machine(), "sizes": [list(s) for s in sizes], "reps": reps,
-              "bisim": bis, "ancestry": anc, "ok": ok1 and ok2}
+              "startup": floors, "bisim": bis, "ancestry": anc, "ok": ok1 and ok2}
     if out:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         Path(out).write_text(json.dumps(result, indent=1) + "\n")

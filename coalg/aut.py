@@ -58,14 +58,28 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from .errors import InputError
+from . import refine as _refine
 from .refine import LTS, Backend, _from_np, _use_numpy
 
-try:
-    import numpy
+# NumPy, once a large input asked for it (see _numpy); small files never import it.
+_np: Any = None
 
-    _np: Any = numpy
-except ImportError:  # pragma: no cover - exercised only where NumPy is absent
-    _np = None
+
+def _numpy() -> Any:
+    """NumPy (imported on first call, with this module's constants), or None if absent."""
+    global _np, _C30, _C7F, _C76, _C80, _MASK, _MUL1, _MUL2
+    if _np is None:
+        np = _refine._load_numpy()
+        if np is not None:
+            _C30 = np.uint64(0x3030303030303030)
+            _C7F = np.uint64(0x7F7F7F7F7F7F7F7F)
+            _C76 = np.uint64(0x7676767676767676)
+            _C80 = np.uint64(0x8080808080808080)
+            _MASK = np.uint64(0x000000FF000000FF)
+            _MUL1 = np.uint64(0x000F424000000064)  # 100 + (1000000 << 32)
+            _MUL2 = np.uint64(0x0000271000000001)  # 1 + (10000 << 32)
+            _np = np
+    return _np
 
 __all__ = ["DEFAULT_MAX_SIZE", "AutLTS", "disjoint_union", "read_aut", "write_aut"]
 
@@ -223,7 +237,7 @@ def read_aut(
             ) from None
     else:
         data = bytes(raw)
-    return _parse(data, name, payload_prefix, max_states, max_transitions, _use_numpy(backend))
+    return _parse(data, name, payload_prefix, max_states, max_transitions, backend)
 
 
 def _parse(
@@ -232,7 +246,7 @@ def _parse(
     payload_prefix: str | None,
     max_states: int,
     max_transitions: int,
-    use_np: bool,
+    backend: Backend,
 ) -> AutLTS:
     def fail(msg: str, line: int | None) -> InputError:
         return InputError(msg, source=name, line=line)
@@ -294,7 +308,9 @@ def _parse(
         raise fail(f"initial state {init} out of range 0..{n - 1}", line_no)
 
     parsed = None
+    use_np = _use_numpy(backend, n + m)
     if use_np:
+        _numpy()
         parsed = _fast_body(data, body_start, m, n)
     if parsed is None:
         parsed = _slow_body(data, body_start, line_no, m, n, fail, use_np)
@@ -346,14 +362,14 @@ def _scan_number(body: Any, p: Any, step: int) -> tuple[Any, Any] | None:
     return None  # pragma: no cover
 
 
-if _np is not None:
-    _C30 = _np.uint64(0x3030303030303030)
-    _C7F = _np.uint64(0x7F7F7F7F7F7F7F7F)
-    _C76 = _np.uint64(0x7676767676767676)
-    _C80 = _np.uint64(0x8080808080808080)
-    _MASK = _np.uint64(0x000000FF000000FF)
-    _MUL1 = _np.uint64(0x000F424000000064)  # 100 + (1000000 << 32)
-    _MUL2 = _np.uint64(0x0000271000000001)  # 1 + (10000 << 32)
+# SWAR constants (uint64), set by _numpy()
+_C30: Any
+_C7F: Any
+_C76: Any
+_C80: Any
+_MASK: Any
+_MUL1: Any
+_MUL2: Any
 
 
 def _swar_value(v: Any) -> Any:
@@ -745,8 +761,8 @@ def disjoint_union(a: AutLTS, b: AutLTS) -> tuple[AutLTS, int]:
             obs.extend(pmap[o] for o in b.observations)
         else:
             obs.extend(_zeros(b.n_states))
-    if _np is not None:
-        np = _np
+    if _use_numpy("auto", a.n_states + b.n_states + a.n_transitions + b.n_transitions):
+        np = _numpy()
         vb = np.frombuffer(b.src, dtype=np.int32) if len(b.src) else np.zeros(0, np.int32)
         src = array("i", a.src)
         src.frombytes((vb + np.int32(off)).tobytes())

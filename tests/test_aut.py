@@ -15,7 +15,7 @@ from coalg.aut import AutLTS, disjoint_union, read_aut, write_aut
 from coalg.errors import InputError
 from coalg.refine import coarsest_partition, refine
 
-BACKENDS = ["python", "numpy"] if R._np is not None else ["python"]
+BACKENDS = ["python", "numpy"] if R._load_numpy() is not None else ["python"]
 
 label_names = st.text(
     alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters='\n\r"'), max_size=12

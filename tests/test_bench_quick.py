@@ -27,6 +27,8 @@ def test_bench_quick(tmp_path):
     assert verdicts == {"random vs permuted": True, "random vs perturbed": False}
     assert {r["peer"] for r in res["ancestry"]} >= {"ours", "scipy", "sqlite"}
     assert res["machine"]["cores"] >= 1
+    floors = res["startup"]
+    assert 0 < floors["python"] < floors["python + import numpy"]
 
 
 def test_bench_gate_catches_disagreement(monkeypatch, capsys):

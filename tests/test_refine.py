@@ -27,7 +27,7 @@ from coalg.refine import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-BACKENDS = ["python", "numpy"] if R._np is not None else ["python"]
+BACKENDS = ["python", "numpy"] if R._load_numpy() is not None else ["python"]
 Triple = tuple[int, int, int]
 
 # --------------------------------------------------------------------------- strategies
@@ -200,18 +200,91 @@ def successors(n: int, trans: list[Triple]) -> list[list[tuple[int, int]]]:
 # --------------------------------------------------------------------------- partition
 
 
+def engine_only(lts: LTS, backend: str) -> list[int]:
+    """The worklist engine's partition, bypassing the one-pass route for acyclic inputs."""
+    eng = R._Engine(lts, backend == "numpy", record=False)
+    eng.run()
+    return eng.canonical().tolist()
+
+
+@pytest.mark.parametrize("route", ["refine", "engine"])
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=150, derandomize=True, deadline=None)
 @given(data=ltss())
 def test_matches_naive_and_is_stable(
-    backend: str, data: tuple[int, list[int], list[Triple]]
+    route: str, backend: str, data: tuple[int, list[int], list[Triple]]
 ) -> None:
     n, initial, trans = data
     lts = LTS.build(n, initial, trans)
-    got = refine(lts, backend=backend).tolist()  # type: ignore[arg-type]
+    if route == "refine":
+        got = refine(lts, backend=backend).tolist()  # type: ignore[arg-type]
+    else:
+        got = engine_only(lts, backend)
     assert got == naive_partition(n, initial, trans)
     assert is_canonical(got)
     assert is_stable(n, initial, trans, got)
+
+
+@st.composite
+def dags(draw: Any, max_states: int = 12) -> tuple[int, list[int], list[Triple]]:
+    """Acyclic LTSs; ids either in a topological order (up or down) or shuffled."""
+    n = draw(st.integers(1, max_states))
+    initial = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    pairs = draw(
+        st.lists(
+            st.tuples(st.integers(0, n - 1), st.integers(0, 2), st.integers(0, n - 1)),
+            max_size=3 * n,
+        )
+    )
+    trans = [(min(s, t), a, max(s, t)) for s, a, t in pairs if s != t]  # edges go up
+    ids = draw(st.sampled_from(["up", "down", "shuffled"]))
+    if ids == "down":
+        trans = [(n - 1 - s, a, n - 1 - t) for s, a, t in trans]
+    elif ids == "shuffled":
+        perm = draw(st.permutations(range(n)))
+        trans = [(perm[s], a, perm[t]) for s, a, t in trans]
+    return n, initial, trans
+
+
+def has_cycle(n: int, trans: list[Triple]) -> bool:
+    succ: list[set[int]] = [set() for _ in range(n)]
+    for s, _, t in trans:
+        succ[s].add(t)
+    reach = [set(x) for x in succ]
+    for _ in range(n):  # transitive closure by repeated steps (tiny n)
+        reach = [r.union(*(succ[t] for t in r)) for r in reach]
+    return any(s in reach[s] for s in range(n))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(data=dags())
+def test_acyclic_one_pass_matches_naive(backend: str, data: tuple[int, list[int], list[Triple]]) -> None:
+    """Theorem-style check of the successors-first pass: on a DAG it is bisimilarity."""
+    n, initial, trans = data
+    lts = LTS.build(n, initial, trans)
+    got = R._well_founded(lts, backend == "numpy")
+    if got is None:  # only a dense input under NumPy may be left to the engine
+        assert backend == "numpy" and not R._one_pass_pays(n, len(trans), False, True)
+        return
+    assert got.tolist() == naive_partition(n, initial, trans)
+    assert got.tolist() == engine_only(lts, backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(data=ltss())
+def test_one_pass_declines_exactly_the_cyclic_inputs(
+    backend: str, data: tuple[int, list[int], list[Triple]]
+) -> None:
+    n, initial, trans = data
+    got = R._well_founded(LTS.build(n, initial, trans), backend == "numpy")
+    if has_cycle(n, trans):
+        assert got is None
+    elif backend == "python":
+        assert got is not None
+    else:  # NumPy may leave a dense input to the vectorised engine
+        assert got is not None or not R._one_pass_pays(n, len(trans), False, True)
 
 
 @pytest.mark.parametrize("threshold", [1, 2, 4])
@@ -220,7 +293,7 @@ def test_matches_naive_and_is_stable(
 def test_vectorised_rounds_match_naive(
     threshold: int, data: tuple[int, list[int], list[Triple]]
 ) -> None:
-    if R._np is None:
+    if R._load_numpy() is None:
         pytest.skip("NumPy not installed")
     n, initial, trans = data
     old = R._NUMPY_MIN_ROUND
@@ -234,9 +307,9 @@ def test_vectorised_rounds_match_naive(
 
 def test_hash_collisions_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a useless signature hash every round collides; the verification must regroup exactly."""
-    if R._np is None:
+    np = R._load_numpy()
+    if np is None:
         pytest.skip("NumPy not installed")
-    np = R._np
     monkeypatch.setattr(R, "_mix64", lambda x: np.zeros_like(x))
     monkeypatch.setattr(R, "_NUMPY_MIN_ROUND", 1)
     rng = random.Random(7)
@@ -375,7 +448,7 @@ def test_witness_from_vectorised_rounds(
     data: tuple[int, list[int], list[Triple]], pair: tuple[int, int]
 ) -> None:
     """Separation levels recorded by vectorised rounds (threshold 1) are the naive levels too."""
-    if R._np is None:
+    if R._load_numpy() is None:
         pytest.skip("NumPy not installed")
     n, initial, trans = data
     old = R._NUMPY_MIN_ROUND
@@ -434,15 +507,31 @@ def test_witness_maps_back_to_original_states() -> None:
 # --------------------------------------------------------------------------- scale, determinism, API
 
 
-def test_long_chain_is_not_quadratic() -> None:
+@pytest.mark.parametrize("route", ["refine", "engine"])
+def test_long_chain_is_not_quadratic(route: str) -> None:
     n = 60_000
     trans = [(i, 0, i + 1) for i in range(n - 1)]
     lts = LTS.build(n, None, trans)
     t0 = time.perf_counter()
-    part = refine(lts)
+    part = refine(lts) if route == "refine" else engine_only(lts, "python")
     elapsed = time.perf_counter() - t0
     assert len(set(part)) == n
     assert elapsed < 10, elapsed  # round-based refinement needs minutes here
+
+
+def test_small_inputs_do_not_import_numpy() -> None:
+    """NumPy costs ~50 ms to import; a small input must not pay it (nor need it)."""
+    code = (
+        "import sys, io\n"
+        "import coalg.refine as R\n"
+        "from coalg.aut import read_aut\n"
+        "a = read_aut(io.StringIO('des (0,2,3)\\n(0,a,1)\\n(1,a,2)\\n'))\n"
+        "print(R.refine(a.to_lts()).tolist(), 'numpy' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert out.stdout.split() == ["[0,", "1,", "2]", "False"]
 
 
 def test_backends_agree_on_a_medium_random_lts() -> None:
@@ -462,7 +551,7 @@ def test_no_numpy_subprocess() -> None:
         "import sys; sys.modules['numpy'] = None\n"
         "import coalg.refine as R, io\n"
         "from coalg.aut import read_aut\n"
-        "assert R._np is None\n"
+        "assert R._load_numpy() is None\n"
         "print(R.coarsest_partition(5, None, [(0, 0, 1), (2, 0, 3), (3, 0, 4)]))\n"
         "a = read_aut(io.StringIO('des (0,2,3)\\n(0,\"a,b\",1)\\n(1,c,2)\\n'))\n"
         "print(a.labels, R.refine(a.to_lts()).tolist())\n"
