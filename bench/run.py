@@ -223,14 +223,16 @@ def bisim_inputs(n: int, m: int, work: Path) -> list[dict[str, object]]:
     out = []
     for name, shape, nn, mm, opts in specs:
         path = work / f"{name.replace('/', '_').replace('+', 'x').replace('%', '')}_{nn}_{mm}.aut"
-        if not path.exists():
+        perm, pert = work / f"perm_{nn}_{mm}.aut", work / f"pert_{nn}_{mm}.aut"
+        pair = name == "random"  # and the allocation-blind pair: permuted, perturbed
+        if not path.exists() or (pair and not (perm.exists() and pert.exists())):
             N, edges = G.generate(shape, nn, mm)
             G.write_aut(path, N, edges)
-            if name == "random":  # the allocation-blind pair
+            if pair:
                 init, pe = G.permute(N, edges, seed=5)
-                G.write_aut(work / f"perm_{nn}_{mm}.aut", N, pe, init)
+                G.write_aut(perm, N, pe, init)
                 init, pe = G.permute(N, edges, seed=5, perturb=1)
-                G.write_aut(work / f"pert_{nn}_{mm}.aut", N, pe, init)
+                G.write_aut(pert, N, pe, init)
         out.append({"input": name, "shape": shape, "states": nn, "transitions": mm, "path": str(path), **opts})
     base = work / f"random_{n}_{m}.aut"
     for name, other, expect in (("random vs permuted", "perm", True), ("random vs perturbed", "pert", False)):

@@ -46,3 +46,22 @@ def test_bench_gate_catches_disagreement(monkeypatch, capsys):
     rc = bench_run.main(["--quick", "--sizes", "300/900", "--skip", "ancestry"])
     assert rc == 1
     assert "DISAGREEMENT" in capsys.readouterr().err
+
+
+def test_audit_bench_small(tmp_path):
+    """The audit benchmark runs end to end on a small database and writes what the appendix reads."""
+    out = tmp_path / "audit.json"
+    p = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "audit_bench.py"), "--records", "3000", "--reps", "1",
+         "--out", str(out)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    res = json.loads(out.read_text())
+    assert res["generated"]["records"] == 3000  # hard-deleted extras leave exactly the rows asked for
+    views = {r["view"]: r for r in res["audit"]}
+    assert set(views) == {"contextfs", "model"}
+    for r in views.values():
+        assert r["exit"] == 1 and r["cli_s"] > 0  # the generated store has findings, by design
+        assert r["records"] == 3000 - res["generated"]["soft_deleted"]
+        assert r["findings"]["L3"] == res["generated"]["one_way"]
