@@ -57,8 +57,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from .errors import InputError
 from . import refine as _refine
+from .errors import InputError
 from .refine import LTS, Backend, _from_np, _use_numpy
 
 # NumPy, once a large input asked for it (see _numpy); small files never import it.

@@ -75,9 +75,9 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from itertools import accumulate, repeat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, repeat
 from typing import Any, Literal
 
 # NumPy is optional (everything works, more slowly, without it) and imported only

@@ -528,10 +528,15 @@ def test_small_inputs_do_not_import_numpy() -> None:
         "a = read_aut(io.StringIO('des (0,2,3)\\n(0,a,1)\\n(1,a,2)\\n'))\n"
         "print(R.refine(a.to_lts()).tolist(), 'numpy' in sys.modules)\n"
     )
+    assert fresh_python(code).split() == ["[0,", "1,", "2]", "False"]
+
+
+def fresh_python(code: str) -> str:
+    """Standard output of ``code`` run by a new interpreter (imports start from scratch)."""
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
-    assert out.stdout.split() == ["[0,", "1,", "2]", "False"]
+    return out.stdout
 
 
 def test_backends_agree_on_a_medium_random_lts() -> None:
@@ -556,10 +561,7 @@ def test_no_numpy_subprocess() -> None:
         "a = read_aut(io.StringIO('des (0,2,3)\\n(0,\"a,b\",1)\\n(1,c,2)\\n'))\n"
         "print(a.labels, R.refine(a.to_lts()).tolist())\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
-    )
-    assert out.stdout.splitlines() == ["[0, 1, 2, 0, 1]", "('a,b', 'c') [0, 1, 2]"]
+    assert fresh_python(code).splitlines() == ["[0, 1, 2, 0, 1]", "('a,b', 'c') [0, 1, 2]"]
 
 
 def test_build_rejects_bad_transitions() -> None:
