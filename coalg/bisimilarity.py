@@ -41,7 +41,16 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .records import ANCESTRY, ID_POSITIONS, FrozenMap, Id, Record, Relation, erase_allocation, id_positions
+from .records import (
+    ANCESTRY,
+    ID_POSITIONS,
+    FrozenMap,
+    Id,
+    Record,
+    Relation,
+    erase_allocation,
+    id_positions,
+)
 from .refine import LTS, coarsest_partition, distinguishing_witness
 from .store import Store
 
@@ -193,7 +202,6 @@ def refinement_rounds(s: Store, *, labels: Iterable[Relation] | None = None) -> 
 def _pair_encoding(
     s: Store, i: Id, t: Store | None, j: Id | None, labels: frozenset[Relation] | None
 ) -> tuple[_Encoded, int, int]:
-    other = s if t is None else t
     stores = [s] if t is None else [s, t]
     right = 0 if t is None else 1
     enc = _encode(stores, labels, _plain, extra=[(0, i), (right, j if j is not None else i)])

@@ -55,7 +55,7 @@ from .alphabet import (
     Theta,
 )
 from .records import Id, Record, Relation, inverse
-from .store import EMPTY, Edge, Store
+from .store import EMPTY, Edge, Store  # noqa: F401 (EMPTY: the doctests use it)
 
 __all__ = [
     "Err",

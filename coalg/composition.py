@@ -841,10 +841,10 @@ def tenants(
     stores = []
     for k in range(n):
         calls, m = [], 0
-        for clock, a in enumerate(words[k], start=1):
-            ids = tuple(supplies[k][m : m + creates(a)])
-            m += creates(a)
-            calls.append(Call(a, Allocation(ids, clock)))
+        for clock, letter in enumerate(words[k], start=1):
+            ids = tuple(supplies[k][m : m + creates(letter)])
+            m += creates(letter)
+            calls.append(Call(letter, Allocation(ids, clock)))
         stores.append(run(EMPTY, calls).final)
     shared = EMPTY
     for st in stores:

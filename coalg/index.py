@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from .records import ANCESTRY, DESCENDANT, Id
 from .store import Store
@@ -267,7 +267,8 @@ class LineageIndex:
         """
         anc = CSR(n, anc_src, anc_dst)
         desc = anc.reverse() if desc_src is None else CSR(n, desc_src, desc_dst)
-        return cls(list(range(n)) if ids is None else ids, anc, desc)
+        # without ids the codes stand for themselves (benchmarks and tests)
+        return cls(cast("list[Id]", list(range(n))) if ids is None else ids, anc, desc)
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -337,7 +337,7 @@ def theta_from_json(obj: Any) -> Theta:
 def letter_to_json(a: Letter) -> dict[str, Any]:
     """A letter as ``{"op": kind, ...arguments}``; records appear as JSON objects."""
     d: dict[str, Any] = {"op": a.kind}
-    for name in a.__dataclass_fields__:  # type: ignore[union-attr]
+    for name in a.__dataclass_fields__:
         if name == "kind":
             continue
         v = getattr(a, name)
@@ -353,7 +353,7 @@ def letter_to_json(a: Letter) -> dict[str, Any]:
     return d
 
 
-_LETTERS: Mapping[str, type] = {
+_LETTERS: Mapping[str, type[Letter]] = {
     "save": Save, "save_at": SaveAt, "recall": Recall, "recall_prefix": RecallPrefix,
     "delete": Delete, "evolve": Evolve, "merge": Merge, "split": Split,
     "supersede": Supersede, "link": Link,

@@ -132,7 +132,8 @@ class Unfolding:
 
     def edges(self) -> frozenset[tuple[Id, Relation, Id]]:
         """The (parent, label, child) steps of the tree."""
-        out, path = set(), []
+        out: set[tuple[Id, Relation, Id]] = set()
+        path: list[Id] = []
         for n in self.nodes:
             del path[n.depth:]
             if n.via is not None:
