@@ -238,8 +238,13 @@ every failure comes with a minimal replayable counterexample (start store, calls
 with their allocations, faults and theta, the store after, the offending items).
 
 realisations:
-  contextfs   the ContextFS a93035d model (the paper's Table 2: 3 hold, 5 fail)
-  repaired    the paper's repairs made real (every clause holds)
+  contextfs          the ContextFS a93035d model (the paper's Table 2: 3 hold, 5 fail)
+  repaired           the paper's repairs made real (every clause holds)
+  contextfs-runtime  the released contextfs 0.2.35 itself, driven offline through
+                     coalg's adapter with a reduced budget (about 900 cases, a few
+                     seconds; needs the package: make setup installs it). Its
+                     merge-type ties follow string hashing, so it is observed in a
+                     child interpreter with PYTHONHASHSEED=0: same output every run.
 """
 
 
@@ -248,11 +253,12 @@ def _register_laws(sub: Any) -> None:
         "laws",
         help="the law table (Table 2) of a realisation, computed",
         description=_LAWS_HELP,
-        epilog="examples:\n  coalg laws --realisation contextfs\n  coalg laws --realisation repaired --json",
+        epilog="examples:\n  coalg laws --realisation contextfs\n  coalg laws --realisation repaired --json\n"
+               "  coalg laws --realisation contextfs-runtime",
         formatter_class=_Formatter,
     )
     p.add_argument("--realisation", "-r", default="contextfs", metavar="NAME",
-                   help="contextfs (default) or repaired")
+                   help="contextfs (default), repaired or contextfs-runtime")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.set_defaults(func=_cmd_laws)
 

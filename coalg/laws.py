@@ -1358,6 +1358,10 @@ def format_law_table(table: dict[str, Any]) -> str:
                      _short(e, table["realisation"])))
     widths = [max(len(r[k]) for r in rows) for k in range(5)]
     lines = [f"Laws L1–L7 and derivation schema S1–S4 on realisation '{table['realisation']}'", ""]
+    if "budget" in table:  # observed on the released package (coalg.runtime)
+        seed = table.get("hashseed", "unset")
+        lines.insert(1, f"observed on the released contextfs 0.2.35 (PYTHONHASHSEED={seed}); "
+                        f"explored: {table['budget']}")
     for k, r in enumerate(rows):
         lines.append("  ".join(r[m].ljust(widths[m]) for m in range(5)) + "  " + r[5])
         if k == 0 or r[0] == "L7":
@@ -1385,29 +1389,42 @@ def run_laws_command(realisation: str, as_json: bool) -> tuple[int, str]:
     Parameters
     ----------
     realisation : str
-        ``contextfs`` or ``repaired`` (any name of the registry).
+        ``contextfs`` or ``repaired`` (any name of the registry), or
+        ``contextfs-runtime``: the released package itself, observed through
+        :func:`coalg.runtime.pinned_law_table` (needs contextfs 0.2.35).
     as_json : bool
         Print the law table as JSON instead of the human table.
 
     Returns
     -------
     tuple of (int, str)
-        0 and the text; 2 and an error line for an unknown realisation.
+        0 and the text; 2 and an error line for an unknown realisation, or for
+        ``contextfs-runtime`` when the package is not installed.
 
     The JSON is :func:`law_table` with sorted keys; it is byte-identical under
     every ``PYTHONHASHSEED``.  An unknown realisation gives exit code 2.
 
     >>> code, text = run_laws_command("nope", False)
     >>> code, text.splitlines()[0]
-    (2, "error: unknown realisation 'nope'; known: contextfs, repaired")
+    (2, "error: unknown realisation 'nope'; known: contextfs, contextfs-runtime, repaired")
     """
-    try:
-        r = get_realisation(realisation)
-    except KeyError:
-        from .realisation import REALISATIONS
+    if realisation == "contextfs-runtime":
+        from .contextfs_adapter import ContextFSUnavailable
+        from .runtime import pinned_law_table
 
-        return 2, f"error: unknown realisation {realisation!r}; known: {', '.join(sorted(REALISATIONS))}\n"
-    table = law_table(r)
+        try:
+            table = pinned_law_table()
+        except ContextFSUnavailable as e:
+            return 2, f"error: {e}\n"
+    else:
+        try:
+            r = get_realisation(realisation)
+        except KeyError:
+            from .realisation import REALISATIONS
+
+            known = ", ".join(sorted([*REALISATIONS, "contextfs-runtime"]))
+            return 2, f"error: unknown realisation {realisation!r}; known: {known}\n"
+        table = law_table(r)
     if as_json:
         return 0, json.dumps(table, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
     return 0, format_law_table(table)

@@ -75,6 +75,7 @@ __all__ = [
     "format_comparison",
     "merged_types_by_seed",
     "observed_law_table",
+    "pinned_law_table",
 ]
 
 
@@ -131,6 +132,35 @@ def observed_law_table(budget: Budget = REDUCED) -> dict[str, Any]:
             clauses[key] = clause_entry(key, v)
         _OBSERVED[budget] = {"realisation": RUNTIME.name, "budget": budget.describe(), "clauses": clauses}
     return copy.deepcopy(_OBSERVED[budget])
+
+
+_PINNED_SEED = "0"
+
+
+def pinned_law_table(budget: Budget = REDUCED) -> dict[str, Any]:
+    """:func:`observed_law_table` computed in a child interpreter with ``PYTHONHASHSEED=0``.
+
+    The package breaks merge-type ties by this process's string hashing (R5.20),
+    so the observed table depends on the hash seed of the process that observes
+    it.  Observing in a child with a pinned seed makes the result the same from
+    every caller, whatever its own seed: this is what ``python -m coalg laws
+    --realisation contextfs-runtime`` prints.  Raises
+    :class:`~coalg.contextfs_adapter.ContextFSUnavailable` without the package.
+    """
+    require()
+    code = ("import json, sys\n"
+            "from coalg.runtime import Budget, observed_law_table\n"
+            "b = Budget(**json.loads(sys.argv[1]))\n"
+            "json.dump(observed_law_table(b), sys.stdout)\n")
+    arg = json.dumps({"max_len": budget.max_len, "random_runs": budget.random_runs,
+                      "l6_max_len": budget.l6_max_len})
+    env = {**os.environ, "PYTHONHASHSEED": _PINNED_SEED}
+    p = subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, env=env, check=False)
+    if p.returncode != 0:
+        raise RuntimeError(f"observing the package failed: {p.stderr.strip().splitlines()[-1:]}")
+    table: dict[str, Any] = json.loads(p.stdout)
+    table["hashseed"] = int(_PINNED_SEED)
+    return table
 
 
 DIFFERENCES: dict[str, str] = {

@@ -375,3 +375,32 @@ def test_without_the_package_every_entry_point_says_why(monkeypatch) -> None:  #
             "from coalg.cli import main; raise SystemExit(main(['witness', 'R6.3']))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "not installed" in p.stderr
+
+
+# =========================================================================== `coalg laws -r contextfs-runtime`
+
+
+def test_laws_command_on_the_package_is_reproducible_across_hash_seeds() -> None:
+    """The package's merge-type ties follow string hashing; the command pins the seed of the
+    observing child, so callers with different seeds print the same bytes."""
+    outs = []
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        p = subprocess.run([sys.executable, "-m", "coalg", "laws", "-r", "contextfs-runtime", "--json"],
+                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+        assert p.returncode == 0, p.stderr[-1000:]
+        outs.append(p.stdout)
+    assert outs[0] == outs[1]
+    import json
+
+    table = json.loads(outs[0])
+    assert table["realisation"] == "contextfs-runtime" and table["hashseed"] == 0
+    assert sorted(k for k, c in table["clauses"].items() if c["holds"]) == ["L1", "L3", "L4i", "S1", "S2", "S3", "S4"]
+
+
+def test_laws_command_without_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    from coalg import contextfs_adapter
+
+    monkeypatch.setattr(contextfs_adapter, "unavailable_reason", lambda: "contextfs is not installed (test)")
+    code, text = laws.run_laws_command("contextfs-runtime", False)
+    assert (code, text) == (2, "error: contextfs is not installed (test)\n")
