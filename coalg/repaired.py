@@ -61,8 +61,12 @@ needs.  The rules, each with the clause it repairs:
    exact value is stored in *every* record the call creates.  Otherwise the
    declared inheritance rule (:func:`inherited_valid_time`) applies: evolve and
    split inherit the parent's valid time, merge takes the latest of its
-   arguments', save_at keeps the replaced record's, and a save — or a parent
-   without one — defaults to the call's clock reading τ.
+   arguments', save_at keeps the replaced record's, and a save defaults to the
+   call's clock reading τ.  A parent without a valid time (a legacy record
+   that ContextFS wrote) counts with its transaction time ``created_at``:
+   ContextFS never kept the two apart, and the store, unlike τ, does not
+   change when the same derivation is repeated (so Proposition 5.24 holds on
+   legacy stores too).  Only when a parent has neither is τ used.
 
 Everything else is ContextFS's: contents, types, tags (plus ``evolved`` /
 ``merged`` / ``split`` / ``split_part_k``), namespaces from the named record,
@@ -202,18 +206,20 @@ def inherited_valid_time(explicit: Time | None, parents: Iterable[Record], tau: 
     """The valid time a created record gets (rule 9 of the module docstring).
 
     ``explicit`` wins.  Otherwise the parents' valid times are inherited — the
-    single parent's for evolve and split, the latest (``latest=True``) for merge —
-    and when no parent has one (a save, or legacy records) the clock reading
-    ``tau`` is used.
+    single parent's for evolve and split, the latest (``latest=True``) for merge;
+    a legacy parent without one counts with its ``created_at`` — and when there
+    is nothing to inherit (a save) the clock reading ``tau`` is used.
 
     >>> inherited_valid_time(None, [Record("p", valid_time=3), Record("q", valid_time=7)], 9, latest=True)
     7
     >>> inherited_valid_time(2, [Record("p", valid_time=3)], 9), inherited_valid_time(None, [], 9)
     (2, 9)
+    >>> inherited_valid_time(None, [Record("legacy", created_at=4)], 9)
+    4
     """
     if explicit is not None:
         return explicit
-    known = [p.valid_time for p in parents if p.valid_time is not None]
+    known = [t for p in parents if (t := p.valid_time if p.valid_time is not None else p.created_at) is not None]
     if not known:
         return tau
     return max(known) if latest else known[0]

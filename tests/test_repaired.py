@@ -259,9 +259,12 @@ def test_valid_time_inheritance_rule() -> None:
         assert [r.valid_time for _, r in out.items] == want
     out, _ = REPAIRED.step(s, SaveAt("id0001", Record("a2")), Allocation((), 30))
     assert out.items[0][1].valid_time == 2                           # save_at keeps the replaced one's
-    legacy = Store.of({"p": Record("p")})                            # a parent with no valid time
+    legacy = Store.of({"p": Record("p")})                            # a parent with no time at all
     out, _ = REPAIRED.step(legacy, Evolve("p", "e"), Allocation(("j",), 40))
     assert out.items[0][1].valid_time == 40
+    legacy = Store.of({"p": Record("p", created_at=7)})              # written by ContextFS: created_at only
+    out, _ = REPAIRED.step(legacy, Evolve("p", "e"), Allocation(("j",), 40))
+    assert out.items[0][1].valid_time == 7                           # its transaction time, not the clock
     assert inherited_valid_time(None, [Record("x"), Record("y", valid_time=5)], 1, latest=True) == 5
 
 
