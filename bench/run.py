@@ -145,7 +145,7 @@ def machine() -> dict[str, object]:
         pass
     gxx = shutil.which("g++")
     if gxx:
-        info["gxx"] = subprocess.run([gxx, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+        info["gxx"] = subprocess.run([gxx, "--version"], capture_output=True, text=True, check=False).stdout.splitlines()[0]
     return info
 
 
@@ -374,18 +374,18 @@ def run_ancestry(sizes: list[tuple[int, int]], reps: int, log: list[str], quick:
         peers = {}
         t0 = time.perf_counter()
         ix = LineageIndex.from_arrays(n, s, t, t, s)
-        peers["ours"] = (time.perf_counter() - t0, lambda q: len(ix.ancestors(q)))
+        peers["ours"] = (time.perf_counter() - t0, lambda q, ix=ix: len(ix.ancestors(q)))
         t0 = time.perf_counter()
         mat = csr_matrix((np.ones(s.size, dtype=np.int8), (s, t)), shape=(n, n))
         mat.sum_duplicates()
         peers["scipy"] = (time.perf_counter() - t0,
-                          lambda q: len(breadth_first_order(mat, q, directed=True, return_predecessors=False)) - 1)
+                          lambda q, mat=mat: len(breadth_first_order(mat, q, directed=True, return_predecessors=False)) - 1)
         if nx is not None and s.size <= 2_600_000:
             t0 = time.perf_counter()
             G = nx.DiGraph()
             G.add_nodes_from(range(n))
             G.add_edges_from(zip(s.tolist(), t.tolist()))
-            peers["networkx"] = (time.perf_counter() - t0, lambda q: len(nx.descendants(G, q)))
+            peers["networkx"] = (time.perf_counter() - t0, lambda q, G=G: len(nx.descendants(G, q)))
         t0 = time.perf_counter()
         db = sqlite3.connect(":memory:")
         db.execute("CREATE TABLE e(s INTEGER, t INTEGER)")
@@ -393,7 +393,7 @@ def run_ancestry(sizes: list[tuple[int, int]], reps: int, log: list[str], quick:
         db.execute("CREATE INDEX es ON e(s, t)")
         sql = ("WITH RECURSIVE r(x) AS (SELECT t FROM e WHERE s = ? UNION "
                "SELECT e.t FROM e JOIN r ON e.s = r.x) SELECT count(*) FROM r")
-        peers["sqlite"] = (time.perf_counter() - t0, lambda q: db.execute(sql, (q,)).fetchone()[0])
+        peers["sqlite"] = (time.perf_counter() - t0, lambda q, db=db, sql=sql: db.execute(sql, (q,)).fetchone()[0])
         sizes_of: dict[str, list[int]] = {}
         block = []
         for peer, (setup, fn) in peers.items():
@@ -407,7 +407,7 @@ def run_ancestry(sizes: list[tuple[int, int]], reps: int, log: list[str], quick:
             block.append({"input": name, "direction": direction, "states": n, "edges": int(s.size),
                           "peer": peer, "ms_per_query": statistics.median(per) * 1e3,
                           "setup_s": round(setup, 3), "avg_answer": sum(got) / len(got)})
-        del db
+        db.close()
         ref = next(b["ms_per_query"] for b in block if b["peer"] == "scipy")
         base = sizes_of["ours"]
         agree = all(v == base[: len(v)] for v in sizes_of.values())
