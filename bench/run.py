@@ -354,7 +354,8 @@ def run_ancestry(sizes: list[tuple[int, int]], reps: int, log: list[str], quick:
     n_chain = 1_000 if quick else 100_000
     cases = []
     for n, m in sizes:
-        cases += [("dag, 2 of 4 labels", "dag", n, m, 2, "ancestors"),
+        cases += [("dag, 1 of 4 labels", "dag", n, m, 1, "ancestors"),  # small answers
+                  ("dag, 2 of 4 labels", "dag", n, m, 2, "ancestors"),
                   ("dag, all labels", "dag", n, m, 4, "ancestors"),
                   ("dag, all labels", "dag", n, m, 4, "descendants")]
     cases.append(("deep chain", "chain", n_chain, n_chain - 1, 4, "ancestors"))
@@ -368,7 +369,7 @@ def run_ancestry(sizes: list[tuple[int, int]], reps: int, log: list[str], quick:
         if kind == "chain":
             queries = [n - 1] * 5
         elif direction == "ancestors":
-            queries = rng.integers(n - n // 10, n, size=10 if keep == 4 else 50).tolist()
+            queries = rng.integers(n - n // 10, n, size=10 if keep == 4 else 50 if keep == 2 else 200).tolist()
         else:  # from the middle tenth: descendant sets of all sizes
             queries = rng.integers(n // 2, n // 2 + max(1, n // 10), size=50).tolist()
         peers = {}
