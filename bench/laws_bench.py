@@ -13,8 +13,9 @@ import argparse
 import statistics
 import time
 
-from coalg import explore, laws
-from coalg.realisation import REALISATIONS
+from coalg.laws import clauses as laws
+from coalg.laws import explore
+from coalg.model.realisation import REALISATIONS
 
 
 def bench(name: str, repeat: int) -> None:

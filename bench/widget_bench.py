@@ -1,7 +1,7 @@
 """Benchmark (not a test): one derivation step in the playground, redraw included.
 
 Run with ``PYTHONPATH=. python3 bench/widget_bench.py [--repeat N] [--records N]``.
-The playground starts from :func:`coalg.examples.sized_store` (30 records by
+The playground starts from :func:`coalg.model.examples.sized_store` (30 records by
 default) with its widget built, so each timed step is what a reader waits for
 after pressing "evolve": the step, the five per-step law checks, the new store
 graph rendered to PNG and pushed into the ``Image`` widget, the law panel and
@@ -19,8 +19,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from coalg.examples import sized_store
-from coalg.widgets import DerivationPlayground
+from coalg.model.examples import sized_store
+from coalg.widgets.core import DerivationPlayground
 
 TARGET_MS = 150.0
 

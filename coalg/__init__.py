@@ -9,23 +9,23 @@ any ``PYTHONHASHSEED``.
 Paper section → module
 
 =====================================  =======================================
-§3.1 identifiers, records, relations   :mod:`coalg.records`
-§3.1 stores, ⊎, closure conditions     :mod:`coalg.store`
-§3.2 alphabet, allocation oracle, θ    :mod:`coalg.alphabet`
-§3.3 the store coalgebra (ContextFS)   :mod:`coalg.coalgebra`
-§3.4 the lineage coalgebra             :mod:`coalg.lineage`
-§2.2, Def. 5.23 bisimilarity           :mod:`coalg.bisimilarity` (engine: :mod:`coalg.refine`)
-§3.5, §5.8, §7.1 bitemporal            :mod:`coalg.bitemporal`
-Def. 3.21, 3.23 laws and schema        :mod:`coalg.laws` (search: :mod:`coalg.explore`)
-§5 numbered results                    :mod:`coalg.results`
-§6 composition                         :mod:`coalg.composition`
-repaired realisation                   :mod:`coalg.repaired`
+§3.1 identifiers, records, relations   :mod:`coalg.model.records`
+§3.1 stores, ⊎, closure conditions     :mod:`coalg.model.store`
+§3.2 alphabet, allocation oracle, θ    :mod:`coalg.model.alphabet`
+§3.3 the store coalgebra (ContextFS)   :mod:`coalg.model.coalgebra`
+§3.4 the lineage coalgebra             :mod:`coalg.model.lineage`
+§2.2, Def. 5.23 bisimilarity           :mod:`coalg.bisim.bisimilarity` (engine: :mod:`coalg.bisim.refine`)
+§3.5, §5.8, §7.1 bitemporal            :mod:`coalg.bitemporal.core`
+Def. 3.21, 3.23 laws and schema        :mod:`coalg.laws.clauses` (search: :mod:`coalg.laws.explore`)
+§5 numbered results                    :mod:`coalg.laws.results`
+§6 composition                         :mod:`coalg.composition.core`
+repaired realisation                   :mod:`coalg.model.repaired`
 §9 open problems, as proposals         :mod:`coalg.open_problems`
-the real ContextFS 0.2.35              :mod:`coalg.contextfs_adapter`, :mod:`coalg.runtime`
-auditing ContextFS databases           :mod:`coalg.audit`
-explorers (ipywidgets)                 :mod:`coalg.widgets`, presets in :mod:`coalg.examples`
-I/O: JSON stores, Aldebaran ``.aut``   :mod:`coalg.jsonio`, :mod:`coalg.aut`
-figures                                :mod:`coalg.viz` (needs matplotlib)
+the real ContextFS 0.2.35              :mod:`coalg.contextfs.adapter`, :mod:`coalg.contextfs.runtime`
+auditing ContextFS databases           :mod:`coalg.contextfs.audit`
+explorers (ipywidgets)                 :mod:`coalg.widgets.core`, presets in :mod:`coalg.model.examples`
+I/O: JSON stores, Aldebaran ``.aut``   :mod:`coalg.model.jsonio`, :mod:`coalg.bisim.aut`
+figures                                :mod:`coalg.viz.core` (needs matplotlib)
 =====================================  =======================================
 
 Every name below is importable from the package (``from coalg import
@@ -45,13 +45,26 @@ False
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ._lazy import attach
 from .errors import CoalgError, InputError
 
 if TYPE_CHECKING:  # what a type checker (and an IDE) sees; at run time see ``__getattr__``
-    from .alphabet import (
+    from .bisim.bisimilarity import (
+        allocation_blind_bisimilar,
+        allocation_blind_relation,
+        allocation_blind_witness,
+        ancestry_bisimilar,
+        behaviour_classes,
+        bisimilar,
+        distinguish,
+    )
+    from .bisim.refine import coarsest_partition
+    from .bitemporal.core import History, Timeline, as_of, believed, record, valid_at
+    from .composition.core import frame_property, prefix_collision_probability, tenants
+    from .laws.clauses import law_table
+    from .model.alphabet import (
         DEFAULT_THETA,
         Allocation,
         Call,
@@ -73,17 +86,7 @@ if TYPE_CHECKING:  # what a type checker (and an IDE) sees; at run time see ``__
         named,
         uuid_like_ids,
     )
-    from .bisimilarity import (
-        allocation_blind_bisimilar,
-        allocation_blind_relation,
-        allocation_blind_witness,
-        ancestry_bisimilar,
-        behaviour_classes,
-        bisimilar,
-        distinguish,
-    )
-    from .bitemporal import History, Timeline, as_of, believed, record, valid_at
-    from .coalgebra import (
+    from .model.coalgebra import (
         Created,
         Err,
         Flag,
@@ -97,12 +100,18 @@ if TYPE_CHECKING:  # what a type checker (and an IDE) sees; at run time see ``__
         run,
         step,
     )
-    from .composition import frame_property, prefix_collision_probability, tenants
-    from .jsonio import dumps_store, load_store, loads_store, save_store
-    from .laws import law_table
-    from .lineage import ancestors, ancestry, beta, beta_minus, descendant_ids, descendants, unfold
-    from .realisation import CONTEXTFS, REALISATIONS, Realisation, get_realisation
-    from .records import (
+    from .model.jsonio import dumps_store, load_store, loads_store, save_store
+    from .model.lineage import (
+        ancestors,
+        ancestry,
+        beta,
+        beta_minus,
+        descendant_ids,
+        descendants,
+        unfold,
+    )
+    from .model.realisation import CONTEXTFS, REALISATIONS, Realisation, get_realisation
+    from .model.records import (
         ANCESTRY,
         DESCENDANT,
         LINEAGE,
@@ -113,9 +122,8 @@ if TYPE_CHECKING:  # what a type checker (and an IDE) sees; at run time see ``__
         inverse,
         meta_ancestry,
     )
-    from .refine import coarsest_partition
-    from .repaired import REPAIRED
-    from .store import (
+    from .model.repaired import REPAIRED
+    from .model.store import (
         EMPTY,
         Edge,
         Store,
@@ -125,40 +133,7 @@ if TYPE_CHECKING:  # what a type checker (and an IDE) sees; at run time see ``__
         mention_disjoint_union,
         restrict,
     )
-    from .verdict import Verdict, known_items, run_item
-
-# submodule -> the public names it defines; each is imported on first access
-_EXPORTS: dict[str, str] = {
-    "alphabet": (
-        "DEFAULT_THETA Allocation Call Delete Evolve Letter Link Merge Oracle Recall "
-        "RecallPrefix Save SaveAt Split Supersede Theta creates is_fragment named "
-        "uuid_like_ids"
-    ),
-    "bisimilarity": (
-        "allocation_blind_bisimilar allocation_blind_relation "
-        "allocation_blind_witness ancestry_bisimilar behaviour_classes bisimilar "
-        "distinguish"
-    ),
-    "bitemporal": "History Timeline as_of believed record valid_at",
-    "coalgebra": "Created Err Flag Found Nothing Output Trace Wrote alpha replay run step",
-    "composition": "frame_property prefix_collision_probability tenants",
-    "jsonio": "dumps_store load_store loads_store save_store",
-    "laws": "law_table",
-    "lineage": "ancestors ancestry beta beta_minus descendant_ids descendants unfold",
-    "realisation": "CONTEXTFS REALISATIONS Realisation get_realisation",
-    "records": (
-        "ANCESTRY DESCENDANT LINEAGE Id Record Relation erase_allocation inverse "
-        "meta_ancestry"
-    ),
-    "refine": "coarsest_partition",
-    "repaired": "REPAIRED",
-    "store": (
-        "EMPTY Edge Store UnionUndefined disjoint_union fibre mention_disjoint_union "
-        "restrict"
-    ),
-    "verdict": "Verdict known_items run_item",
-}
-_LAZY: dict[str, str] = {name: mod for mod, names in _EXPORTS.items() for name in names.split()}
+    from .paper.verdict import Verdict, known_items, run_item
 
 __version__ = "0.1.0"
 
@@ -189,22 +164,4 @@ __all__ = [
     "dumps_store", "loads_store", "save_store", "load_store", "CoalgError", "InputError",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    """Load the module behind a public name (or a submodule) on first access (PEP 562)."""
-    mod = _LAZY.get(name)
-    if mod is not None:
-        value = getattr(importlib.import_module(f".{mod}", __name__), name)
-        globals()[name] = value  # later accesses bypass this hook
-        return value
-    if not name.startswith("__"):
-        try:  # ``coalg.lineage`` after a bare ``import coalg``, as before
-            return importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as e:
-            if e.name != f"{__name__}.{name}":
-                raise
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__, _ = attach(__name__, __file__)

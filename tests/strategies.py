@@ -18,8 +18,8 @@ Strategies
   fragment, i.e. in S_lin)
 * letters at a store: :func:`fragment_letters`, :func:`any_letters`
 * words from a store: :func:`fragment_words`, :func:`words` (lists of letters to feed
-  :func:`coalg.coalgebra.run` with a *fresh default* :class:`~coalg.alphabet.Oracle`),
-  :func:`call_sequences` (tuples of :class:`~coalg.alphabet.Call` with explicit
+  :func:`coalg.model.coalgebra.run` with a *fresh default* :class:`~coalg.model.alphabet.Oracle`),
+  :func:`call_sequences` (tuples of :class:`~coalg.model.alphabet.Call` with explicit
   allocations and, optionally, injected edge-write faults; replay them with ``run``)
 
 The word strategies draw each letter at the store the previous letters produce,
@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 
 from hypothesis import strategies as st
 
-from coalg.alphabet import (
+from coalg.model.alphabet import (
     DEFAULT_THETA,
     Call,
     Delete,
@@ -51,9 +51,9 @@ from coalg.alphabet import (
     Supersede,
     Theta,
 )
-from coalg.coalgebra import run, step
-from coalg.records import ANCESTRY, Id, Record, Relation, inverse
-from coalg.store import EMPTY, Edge, Store
+from coalg.model.coalgebra import run, step
+from coalg.model.records import ANCESTRY, Id, Record, Relation, inverse
+from coalg.model.store import EMPTY, Edge, Store
 
 __all__ = [
     "ALL_RELATIONS",

@@ -1,4 +1,4 @@
-"""Tests of coalg.aut: round trips, both parsers agreeing, and every hostile input naming its location."""
+"""Tests of coalg.bisim.aut: round trips, both parsers agreeing, and every hostile input naming its location."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import coalg.refine as R
-from coalg.aut import AutLTS, disjoint_union, read_aut, write_aut
+import coalg.bisim.refine as R
+from coalg.bisim.aut import AutLTS, disjoint_union, read_aut, write_aut
 from coalg.errors import InputError
-from coalg.refine import coarsest_partition, refine
+from coalg.bisim.refine import coarsest_partition, refine
 
 BACKENDS = ["python", "numpy"] if R._load_numpy() is not None else ["python"]
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import any_letters, call_sequences, records, stores, words
 
-from coalg.alphabet import (
+from coalg.model.alphabet import (
     Allocation,
     Call,
     Delete,
@@ -30,7 +30,7 @@ from coalg.alphabet import (
     creates,
     named,
 )
-from coalg.coalgebra import (
+from coalg.model.coalgebra import (
     Created,
     Err,
     Flag,
@@ -47,9 +47,9 @@ from coalg.coalgebra import (
     run,
     step,
 )
-from coalg.jsonio import dumps_store
-from coalg.records import ANCESTRY, FrozenMap, Record, Relation, meta_ancestry
-from coalg.store import EMPTY, Edge, Store
+from coalg.model.jsonio import dumps_store
+from coalg.model.records import ANCESTRY, FrozenMap, Record, Relation, meta_ancestry
+from coalg.model.store import EMPTY, Edge, Store
 
 R = Relation
 A = Allocation
@@ -752,7 +752,7 @@ def test_inadmissible_allocations_always_give_err_and_the_same_store(s: Store, d
 
 def test_chained_runs_continue_the_clock() -> None:
     """A run from a non-empty store stamps after the latest time already in it."""
-    from coalg.coalgebra import latest_clock
+    from coalg.model.coalgebra import latest_clock
 
     first = run(EMPTY, [Save(Record("a")), Save(Record("b"))]).final
     second = run(first, [Save(Record("c"))]).final

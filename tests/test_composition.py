@@ -33,7 +33,7 @@ from strategies import (
     thetas,
 )
 
-from coalg.alphabet import (
+from coalg.model.alphabet import (
     Allocation,
     Delete,
     Evolve,
@@ -43,8 +43,8 @@ from coalg.alphabet import (
     creates,
     uuid_like_ids,
 )
-from coalg.coalgebra import Found, run
-from coalg.composition import (
+from coalg.model.coalgebra import Found, run
+from coalg.composition.core import (
     REMARK_6_8,
     ancestry_cache_check,
     cache_counterexamples,
@@ -61,10 +61,10 @@ from coalg.composition import (
     tenants,
     union,
 )
-from coalg.lineage import beta
-from coalg.records import Record, Relation
-from coalg.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union, mention_disjoint_union
-from coalg.verdict import get_item, run_item
+from coalg.model.lineage import beta
+from coalg.model.records import Record, Relation
+from coalg.model.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union, mention_disjoint_union
+from coalg.paper.verdict import get_item, run_item
 
 PROPERTY = settings(derandomize=True, max_examples=60, deadline=None)
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,7 +175,7 @@ def test_registered_items_are_json() -> None:
 
 def test_verdicts_do_not_depend_on_the_hash_seed() -> None:
     code = (
-        "import json; from coalg.verdict import run_item; "
+        "import json; from coalg.paper.verdict import run_item; "
         "print(json.dumps([run_item(i).to_json() for i in "
         "('3.20', '5.27', '7.1', '6.1', '6.2', '6.3', '6.4', '6.5', '6.6', '6.8')], sort_keys=True))"
     )

@@ -1,6 +1,6 @@
 """Definitions of the paper, one ``test_def_<n>`` each: the coalg counterpart does what the definition says.
 
-The traceability table (coalg.traceability) points every definition at the function or
+The traceability table (coalg.paper.traceability) points every definition at the function or
 class that makes it executable and at the test here that checks it.  Each test asserts
 something that a wrong implementation would get wrong.
 """
@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from coalg.alphabet import (
+from coalg.model.alphabet import (
     Allocation,
     Call,
     Delete,
@@ -31,9 +31,9 @@ from coalg.alphabet import (
     named,
     uuid_like_ids,
 )
-from coalg.bisimilarity import allocation_blind_bisimilar, bisimilar
-from coalg.coalgebra import Created, Err, Found, Nothing, alpha, run, step
-from coalg.laws import (
+from coalg.bisim.bisimilarity import allocation_blind_bisimilar, bisimilar
+from coalg.model.coalgebra import Created, Err, Found, Nothing, alpha, run, step
+from coalg.laws.clauses import (
     CLAUSES,
     INFO,
     LAW_CLAUSES,
@@ -43,9 +43,9 @@ from coalg.laws import (
     check_S4,
     check_schema,
 )
-from coalg.lineage import ancestors, ancestry, beta, beta_minus
-from coalg.realisation import CONTEXTFS, REALISATIONS, Realisation
-from coalg.records import (
+from coalg.model.lineage import ancestors, ancestry, beta, beta_minus
+from coalg.model.realisation import CONTEXTFS, REALISATIONS, Realisation
+from coalg.model.records import (
     ANCESTRY,
     DESCENDANT,
     INVERSE_TABLE,
@@ -56,7 +56,7 @@ from coalg.records import (
     inverse,
     meta_ancestry,
 )
-from coalg.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union, restrict
+from coalg.model.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union, restrict
 
 # --------------------------------------------------------------------------- §3.1
 

@@ -21,13 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 SCENARIO = r'''
 import json
-from coalg.alphabet import (Call, Delete, Evolve, Link, Merge, Oracle, Recall, RecallPrefix, Save, SaveAt,
+from coalg.model.alphabet import (Call, Delete, Evolve, Link, Merge, Oracle, Recall, RecallPrefix, Save, SaveAt,
                             Split, Supersede, Theta, uuid_like_ids)
-from coalg.coalgebra import run
-from coalg.jsonio import call_to_json, dumps_store, output_to_json
-from coalg.lineage import ancestry, descendants, ancestors, descendant_ids
-from coalg.records import Record, Relation
-from coalg.store import EMPTY
+from coalg.model.coalgebra import run
+from coalg.model.jsonio import call_to_json, dumps_store, output_to_json
+from coalg.model.lineage import ancestry, descendants, ancestors, descendant_ids
+from coalg.model.records import Record, Relation
+from coalg.model.store import EMPTY
 
 ids = uuid_like_ids(16, seed=7)
 word = [

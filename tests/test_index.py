@@ -1,4 +1,4 @@
-"""Tests of coalg.index: the CSR lineage index answers exactly as coalg.lineage does."""
+"""Tests of coalg.model.index: the CSR lineage index answers exactly as coalg.model.lineage does."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import fragment_stores, records, stores
 
-import coalg.index as I
-from coalg.index import CSR, LineageIndex
-from coalg.lineage import ancestors, descendant_ids
+import coalg.model.index as I
+from coalg.model.index import CSR, LineageIndex
+from coalg.model.lineage import ancestors, descendant_ids
 
 
 @given(stores())

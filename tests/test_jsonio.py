@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import any_letters, call_sequences, records, stores, thetas
 
-from coalg import jsonio
-from coalg.alphabet import Allocation, Call, Evolve, Link, Merge, Save, Split, Theta
-from coalg.coalgebra import Created, Err, Flag, Found, Nothing, Wrote
+from coalg.model import jsonio
+from coalg.model.alphabet import Allocation, Call, Evolve, Link, Merge, Save, Split, Theta
+from coalg.model.coalgebra import Created, Err, Flag, Found, Nothing, Wrote
 from coalg.errors import InputError
-from coalg.jsonio import (
+from coalg.model.jsonio import (
     call_from_json,
     call_to_json,
     dumps_store,
@@ -34,8 +34,8 @@ from coalg.jsonio import (
     theta_from_json,
     theta_to_json,
 )
-from coalg.records import Record, Relation
-from coalg.store import EMPTY, Edge, Store
+from coalg.model.records import Record, Relation
+from coalg.model.store import EMPTY, Edge, Store
 
 R = Relation
 PROPERTY = settings(derandomize=True, max_examples=30, deadline=None)
@@ -430,7 +430,7 @@ def test_hostile_calls(obj: Any, message: str) -> None:
 
 
 def test_good_call_parses() -> None:
-    from coalg.alphabet import Recall
+    from coalg.model.alphabet import Recall
 
     assert call_from_json(GOOD_CALL) == Call(Recall("a"), Allocation((), 3), frozenset({1}))
 

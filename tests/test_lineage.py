@@ -7,9 +7,9 @@ import time
 from hypothesis import given, settings
 from strategies import fragment_stores, records, stores
 
-from coalg.alphabet import Allocation, Evolve, Merge, Save, Split
-from coalg.coalgebra import run, step
-from coalg.lineage import (
+from coalg.model.alphabet import Allocation, Evolve, Merge, Save, Split
+from coalg.model.coalgebra import run, step
+from coalg.model.lineage import (
     Node,
     Observation,
     ancestors,
@@ -21,8 +21,8 @@ from coalg.lineage import (
     successor_index,
     unfold,
 )
-from coalg.records import ANCESTRY, DESCENDANT, Record, Relation
-from coalg.store import EMPTY, Store
+from coalg.model.records import ANCESTRY, DESCENDANT, Record, Relation
+from coalg.model.store import EMPTY, Store
 
 R = Relation
 A = Allocation

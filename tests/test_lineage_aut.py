@@ -1,4 +1,4 @@
-"""A store's lineage coalgebra exported to .aut and read back (coalg.lineage_aut)."""
+"""A store's lineage coalgebra exported to .aut and read back (coalg.bisim.lineage_aut)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import io
 import pytest
 from hypothesis import given, settings
 
-from coalg.aut import read_aut
-from coalg.bisimilarity import behaviour_classes
+from coalg.bisim.aut import read_aut
+from coalg.bisim.bisimilarity import behaviour_classes
 from coalg.errors import InputError
-from coalg.lineage_aut import dumps_lineage_aut, loads_lineage_aut, store_to_aut
-from coalg.records import Record, Relation
-from coalg.refine import coarsest_partition
-from coalg.store import Store
+from coalg.bisim.lineage_aut import dumps_lineage_aut, loads_lineage_aut, store_to_aut
+from coalg.model.records import Record, Relation
+from coalg.bisim.refine import coarsest_partition
+from coalg.model.store import Store
 
 from strategies import stores
 

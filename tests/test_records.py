@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import json_values, records
 
-from coalg.records import (
+from coalg.model.records import (
     ANCESTRY,
     DESCENDANT,
     INVERSE_TABLE,

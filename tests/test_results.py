@@ -1,4 +1,4 @@
-"""The numbered results of coalg.results: one ``test_item_<n>`` per registered item.
+"""The numbered results of coalg.laws.results: one ``test_item_<n>`` per registered item.
 
 Each test runs the item through the registry (as ``python -m coalg witness N`` does),
 checks its kind, verdict and nature, and checks that the witness says what the paper
@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from coalg.coalgebra import run
-from coalg.jsonio import call_from_json, store_from_json
-from coalg.records import Relation
-from coalg.results import history_lineage, router_lineage
-from coalg.store import Store
-from coalg.verdict import Verdict, get_item, known_items, run_item
+from coalg.model.coalgebra import run
+from coalg.model.jsonio import call_from_json, store_from_json
+from coalg.model.records import Relation
+from coalg.laws.results import history_lineage, router_lineage
+from coalg.model.store import Store
+from coalg.paper.verdict import Verdict, get_item, known_items, run_item
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,7 +32,7 @@ def item(n: str, kind: str, nature: str) -> Verdict:
     v = run_item(n)
     assert (v.item, v.kind, v.holds) == (n, kind, True), v.summary
     assert get_item(n).nature == nature and get_item(n).kind == kind
-    assert get_item(n).module == "coalg.results"
+    assert get_item(n).module == "coalg.laws.results"
     json.dumps(v.to_json())
     return v
 
@@ -148,7 +148,7 @@ def test_item_5_15() -> None:
 
 
 def test_fallback_readers_directly() -> None:
-    r = __import__("coalg.records", fromlist=["Record"]).Record
+    r = __import__("coalg.model.records", fromlist=["Record"]).Record
     s = Store.of({"j": r("x", metadata={"evolved_from": "p", "merged_from": ["a", "b"], "split_from": "q"})})
     assert [e["id"] for e in router_lineage(s, "j")["ancestors"]] == ["p", "a", "b", "q"]  # all three keys
     assert [e["memory_id"] for e in history_lineage(s, "j")] == ["p"]                     # first non-empty key
@@ -225,7 +225,7 @@ def test_item_5_30() -> None:
 
 SCRIPT = """
 import json, sys
-from coalg.verdict import run_item
+from coalg.paper.verdict import run_item
 for n in sys.argv[1:]:
     print(json.dumps(run_item(n).to_json(), sort_keys=True, ensure_ascii=False))
 """

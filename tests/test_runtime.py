@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from coalg.contextfs_adapter import AVAILABLE, unavailable_reason
+from coalg.contextfs.adapter import AVAILABLE, unavailable_reason
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"runtime tests need contextfs 0.2.35: {unavailable_reason()}")
 
-from coalg import laws
-from coalg.alphabet import (
+from coalg.laws import clauses as laws
+from coalg.model.alphabet import (
     Allocation,
     Delete,
     Evolve,
@@ -34,18 +34,18 @@ from coalg.alphabet import (
     Supersede,
     Theta,
 )
-from coalg.coalgebra import Created, Err, Flag, Found, Nothing, Wrote
-from coalg.explore import SEEDS, start_of
-from coalg.realisation import CONTEXTFS
-from coalg.records import Record, Relation
-from coalg.store import Store
+from coalg.model.coalgebra import Created, Err, Flag, Found, Nothing, Wrote
+from coalg.laws.explore import SEEDS, start_of
+from coalg.model.realisation import CONTEXTFS
+from coalg.model.records import Record, Relation
+from coalg.model.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def cfs():
-    from coalg import contextfs_adapter as ad
+    from coalg.contextfs import adapter as ad
 
     return ad
 
@@ -74,7 +74,7 @@ def no_network(monkeypatch):
 
 
 def test_importing_the_runtime_module_does_not_import_contextfs() -> None:
-    code = "import sys, coalg.runtime, coalg.audit, coalg.cli; print('contextfs' in sys.modules)"
+    code = "import sys, coalg.contextfs.runtime, coalg.contextfs.audit, coalg.cli.core; print('contextfs' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
@@ -209,7 +209,7 @@ def test_wrote_reports_the_edges_the_package_wrote(cfs) -> None:
 
 @pytest.fixture(scope="module")
 def observed():
-    from coalg.runtime import observed_law_table
+    from coalg.contextfs.runtime import observed_law_table
 
     return observed_law_table()
 
@@ -225,9 +225,9 @@ def test_observed_table_has_the_papers_verdicts(observed) -> None:
 
 
 def test_observed_witnesses_replay_on_the_package(observed) -> None:
-    from coalg.coalgebra import run
-    from coalg.contextfs_adapter import RUNTIME
-    from coalg.jsonio import call_from_json, store_from_json
+    from coalg.model.coalgebra import run
+    from coalg.contextfs.adapter import RUNTIME
+    from coalg.model.jsonio import call_from_json, store_from_json
 
     for key in ("L2", "L4ii", "L7"):
         w = observed["clauses"][key]["witness"]
@@ -243,7 +243,7 @@ def test_observed_l5_is_prefix_resolution_and_l3_fault_path_fails(observed) -> N
 
 
 def test_comparison_with_the_model(observed) -> None:
-    from coalg.runtime import DIFFERENCES, GENERAL_DIFFERENCES, compare_tables, format_comparison
+    from coalg.contextfs.runtime import DIFFERENCES, GENERAL_DIFFERENCES, compare_tables, format_comparison
 
     rows = compare_tables(observed=observed)
     assert [r["clause"] for r in rows] == list(laws.CLAUSES)
@@ -256,7 +256,7 @@ def test_comparison_with_the_model(observed) -> None:
 
 
 def test_full_budget_is_described() -> None:
-    from coalg.runtime import FULL, REDUCED
+    from coalg.contextfs.runtime import FULL, REDUCED
 
     assert FULL.max_len == 2 and REDUCED.max_len == 1 and "length ≤ 1" in REDUCED.describe()
 
@@ -265,7 +265,7 @@ def test_full_budget_is_described() -> None:
 
 
 def test_item_R5_20(no_network) -> None:
-    from coalg.runtime import check_R5_20
+    from coalg.contextfs.runtime import check_R5_20
 
     v = check_R5_20(seeds=range(6))
     assert v.holds and v.kind == "counterexample" and v.explored == 6
@@ -276,7 +276,7 @@ def test_item_R5_20(no_network) -> None:
 
 
 def test_item_R6_3(no_network) -> None:
-    from coalg.runtime import check_R6_3
+    from coalg.contextfs.runtime import check_R6_3
 
     v = check_R6_3()
     assert v.holds
@@ -286,7 +286,7 @@ def test_item_R6_3(no_network) -> None:
 
 
 def test_item_R5_18(no_network) -> None:
-    from coalg.runtime import check_R5_18
+    from coalg.contextfs.runtime import check_R5_18
 
     v = check_R5_18()
     assert v.holds and v.witness["merged"]["namespace"] == "tenant-a"
@@ -295,7 +295,7 @@ def test_item_R5_18(no_network) -> None:
 
 
 def test_item_R5_2(no_network) -> None:
-    from coalg.runtime import check_R5_2
+    from coalg.contextfs.runtime import check_R5_2
 
     v = check_R5_2()
     assert v.holds
@@ -306,7 +306,7 @@ def test_item_R5_2(no_network) -> None:
 
 
 def test_item_R5_14(no_network) -> None:
-    from coalg.runtime import check_R5_14
+    from coalg.contextfs.runtime import check_R5_14
 
     v = check_R5_14()
     assert v.holds
@@ -319,7 +319,7 @@ def test_item_R5_14(no_network) -> None:
 
 
 def test_item_R5_30(no_network) -> None:
-    from coalg.runtime import check_R5_30
+    from coalg.contextfs.runtime import check_R5_30
 
     v = check_R5_30()
     assert v.holds and v.witness["dangling_endpoints"] == ["4222cb04", "no-such-id"]
@@ -327,7 +327,7 @@ def test_item_R5_30(no_network) -> None:
 
 
 def test_item_7_3() -> None:
-    from coalg.runtime import check_7_3
+    from coalg.contextfs.runtime import check_7_3
 
     v = check_7_3()
     assert v.holds and v.kind == "property" and v.explored > 50
@@ -338,7 +338,7 @@ def test_item_7_3() -> None:
 
 
 def test_runtime_items_are_registered_as_runtime() -> None:
-    from coalg.verdict import get_item, known_items
+    from coalg.paper.verdict import get_item, known_items
 
     for item in ("R5.20", "R6.3", "R5.18", "R5.2", "R5.14", "R5.30", "7.3"):
         assert item in known_items()
@@ -347,7 +347,7 @@ def test_runtime_items_are_registered_as_runtime() -> None:
 
 @pytest.mark.parametrize("name", ["prefix-evolve", "metadata-inherited", "soft-delete", "update-drops-edges"])
 def test_behaviours_the_paper_does_not_state(name, no_network) -> None:
-    from coalg.runtime import BEHAVIOURS
+    from coalg.contextfs.runtime import BEHAVIOURS
 
     v = BEHAVIOURS[name]()
     assert v.holds, v.summary
@@ -363,7 +363,7 @@ def test_witness_cli_runs_a_runtime_item() -> None:
 def test_without_the_package_every_entry_point_says_why(monkeypatch) -> None:  # noqa: ANN001
     import importlib.util
 
-    from coalg import contextfs_adapter as ad
+    from coalg.contextfs import adapter as ad
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n == "contextfs" else real(n, *a))
@@ -372,7 +372,7 @@ def test_without_the_package_every_entry_point_says_why(monkeypatch) -> None:  #
         ad.require()
     code = ("import importlib.util as u; f = u.find_spec; "
             "u.find_spec = lambda n, *a: None if n == 'contextfs' else f(n, *a); "
-            "from coalg.cli import main; raise SystemExit(main(['witness', 'R6.3']))")
+            "from coalg.cli.core import main; raise SystemExit(main(['witness', 'R6.3']))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "not installed" in p.stderr
 
@@ -399,7 +399,7 @@ def test_laws_command_on_the_package_is_reproducible_across_hash_seeds() -> None
 
 
 def test_laws_command_without_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    from coalg import contextfs_adapter
+    from coalg.contextfs import adapter as contextfs_adapter
 
     monkeypatch.setattr(contextfs_adapter, "unavailable_reason", lambda: "contextfs is not installed (test)")
     code, text = laws.run_laws_command("contextfs-runtime", False)

@@ -1,17 +1,17 @@
-"""The per-step law checks of coalg.stepcheck agree with the step checks the law search uses (coalg.laws)."""
+"""The per-step law checks of coalg.laws.stepcheck agree with the step checks the law search uses (coalg.laws.clauses)."""
 
 from __future__ import annotations
 
 import pytest
 
-from coalg import laws
-from coalg.alphabet import Allocation, Delete, Evolve, Link, Merge, Save, Split, Supersede
-from coalg.examples import preset
-from coalg.explore import explore
-from coalg.realisation import CONTEXTFS
-from coalg.records import LINEAGE, Record, Relation
-from coalg.repaired import REPAIRED
-from coalg.stepcheck import (
+from coalg.laws import clauses as laws
+from coalg.model.alphabet import Allocation, Delete, Evolve, Link, Merge, Save, Split, Supersede
+from coalg.model.examples import preset
+from coalg.laws.explore import explore
+from coalg.model.realisation import CONTEXTFS
+from coalg.model.records import LINEAGE, Record, Relation
+from coalg.model.repaired import REPAIRED
+from coalg.laws.stepcheck import (
     CLAUSES,
     check_L1,
     check_L3,

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from strategies import closed_stores, records, stores
 
-from coalg.records import Record, Relation
-from coalg.store import (
+from coalg.model.records import Record, Relation
+from coalg.model.store import (
     EMPTY,
     Edge,
     Store,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from coalg import traceability as tr
-from coalg.verdict import get_item, known_items
+from coalg.paper import traceability as tr
+from coalg.paper.verdict import get_item, known_items
 
 TESTS = Path(__file__).resolve().parent
 
@@ -29,7 +29,7 @@ SPEC_INDEX = (
 CLAUSES = ("L1", "L2", "L3", "L4i", "L4ii", "L5", "L6", "L7", "S1", "S2", "S3", "S4")
 OPEN_PROBLEMS = tuple(f"OP{n}" for n in range(1, 7))
 RUNTIME = ("R5.2", "R5.14", "R5.18", "R5.20", "R5.30", "R6.3")
-"""Runtime observations of numbered results on the released contextfs 0.2.35 (coalg.runtime)."""
+"""Runtime observations of numbered results on the released contextfs 0.2.35 (coalg.contextfs.runtime)."""
 
 
 def _test_names() -> set[str]:

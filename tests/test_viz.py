@@ -1,4 +1,4 @@
-"""The plot functions of coalg.viz on small inputs (Agg backend): what the axes contain, and house style."""
+"""The plot functions of coalg.viz.core on small inputs (Agg backend): what the axes contain, and house style."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.patches import Rectangle
 
-from coalg.bitemporal import belief_regions, believed, meeting_example, random_history, record
-from coalg.composition import collision_threshold
-from coalg.records import Record, Relation
-from coalg.repaired import REPAIRED
-from coalg.store import EMPTY, Store
-from coalg.viz import (
+from coalg.bitemporal.core import belief_regions, believed, meeting_example, random_history, record
+from coalg.composition.core import collision_threshold
+from coalg.model.records import Record, Relation
+from coalg.model.repaired import REPAIRED
+from coalg.model.store import EMPTY, Store
+from coalg.viz.core import (
     PALETTE,
     colour_map,
     derivation_kind,

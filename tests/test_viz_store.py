@@ -1,4 +1,4 @@
-"""Store graphs, unfoldings and refinement rounds (coalg.viz, coalg.bisimilarity.refinement_rounds), Agg backend."""
+"""Store graphs, unfoldings and refinement rounds (coalg.viz.core, coalg.bisim.bisimilarity.refinement_rounds), Agg backend."""
 
 from __future__ import annotations
 
@@ -18,14 +18,14 @@ import matplotlib.pyplot as plt
 from matplotlib.colors import to_hex
 from strategies import stores
 
-from coalg.alphabet import Delete, Evolve, Merge, Save, SaveAt, Split, Supersede
-from coalg.bisimilarity import behaviour_classes, refinement_rounds
-from coalg.coalgebra import run
-from coalg.jsonio import dumps_store
-from coalg.lineage import ancestry, descendants
-from coalg.records import ANCESTRY, Record, Relation
-from coalg.store import EMPTY, Edge, Store
-from coalg.viz import (
+from coalg.model.alphabet import Delete, Evolve, Merge, Save, SaveAt, Split, Supersede
+from coalg.bisim.bisimilarity import behaviour_classes, refinement_rounds
+from coalg.model.coalgebra import run
+from coalg.model.jsonio import dumps_store
+from coalg.model.lineage import ancestry, descendants
+from coalg.model.records import ANCESTRY, Record, Relation
+from coalg.model.store import EMPTY, Edge, Store
+from coalg.viz.core import (
     ADDED,
     HIGHLIGHT,
     NEUTRAL,
@@ -163,7 +163,7 @@ def test_layout_is_deterministic_and_independent_of_construction_order() -> None
     layout = store_layout(s)
     assert layout["id0001"][0] == 0 and layout["id0004"][0] == 1 and layout["id0005"][0] == 2
     code = (
-        "import json, sys; from coalg.jsonio import loads_store; from coalg.viz import store_layout;"
+        "import json, sys; from coalg.model.jsonio import loads_store; from coalg.viz.core import store_layout;"
         "print(json.dumps(store_layout(loads_store(sys.stdin.read()))))"
     )
     outs = {

@@ -1,4 +1,4 @@
-"""The explorers of coalg.widgets, driven headlessly: set control values, click buttons, read state and images.
+"""The explorers of coalg.widgets.core, driven headlessly: set control values, click buttons, read state and images.
 
 Every invalid action must leave the state alone, show a sentence in the widget's
 message line, and never raise.
@@ -17,13 +17,13 @@ pytest.importorskip("ipywidgets")
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
-from coalg.alphabet import Merge
-from coalg.bisimilarity import behaviour_classes
-from coalg.coalgebra import run
-from coalg.examples import preset, refinement_example, sized_store
-from coalg.jsonio import call_from_json, dumps_store, store_from_json
-from coalg.realisation import get_realisation
-from coalg.widgets import (
+from coalg.model.alphabet import Merge
+from coalg.bisim.bisimilarity import behaviour_classes
+from coalg.model.coalgebra import run
+from coalg.model.examples import preset, refinement_example, sized_store
+from coalg.model.jsonio import call_from_json, dumps_store, store_from_json
+from coalg.model.realisation import get_realisation
+from coalg.widgets.core import (
     OPERATIONS,
     AncestryExplorer,
     BitemporalStepper,

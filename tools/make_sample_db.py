@@ -4,7 +4,7 @@
 Usage:  .venv/bin/python tools/make_sample_db.py [OUT.db] [--check]
 
 The store is written by the package's own code (StorageRouter, MemoryLineage,
-and the facade's soft delete), offline, through coalg.contextfs_adapter: a
+and the facade's soft delete), offline, through coalg.contextfs.adapter: a
 small team memory in three namespaces in which every finding of
 `coalg audit` occurs once or twice:
 
@@ -64,7 +64,7 @@ def _reexec_with_fixed_hashseed() -> None:
 def build(out: Path) -> dict[str, str]:
     """Write the sample store with the real package into ``out``; return {allocated id: fixed id}."""
     sys.path.insert(0, str(ROOT))
-    from coalg.contextfs_adapter import LiveStore
+    from coalg.contextfs.adapter import LiveStore
 
     live = LiveStore.open("sample.db")
     created: list[tuple[str, str]] = []  # (allocated id, content), in creation order
@@ -208,7 +208,7 @@ def main(argv: list[str]) -> int:
         tmp_out.write_bytes(data)
         os.replace(tmp_out, out)
     sys.path.insert(0, str(ROOT))
-    from coalg.audit import audit
+    from coalg.contextfs.audit import audit
 
     report = audit(out)
     print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {hashlib.sha256(data).hexdigest()[:16]}): "

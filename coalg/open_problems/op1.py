@@ -4,7 +4,7 @@ The law
 -------
 A UNION merge asserts every source at once: its content is ``[Source 1]: c₁ …
 [Source n]: cₙ``.  So the merged record should be believed exactly when all of
-its sources are.  With Obs^vt (:func:`coalg.bitemporal.believed`, the spec's
+its sources are.  With Obs^vt (:func:`coalg.bitemporal.core.believed`, the spec's
 Proposition 7.1 observation, extended by :func:`believed_spans` to records that
 carry an end of validity), for every merged record ``j`` with sources
 ``K = {i : (j, MERGED_FROM, i) ∈ E}`` and every ``(τt, τv)`` with ``τt`` at or
@@ -57,14 +57,14 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..alphabet import DEFAULT_THETA, Allocation, Letter, Merge, Save, Theta
-from ..bitemporal import believed
-from ..coalgebra import Created, Output, Trace, run
-from ..jsonio import store_to_json
-from ..realisation import Realisation
-from ..records import Id, Record, Relation, Time
-from ..repaired import REPAIRED, RepairedRealisation
-from ..store import EMPTY, Store
+from ..bitemporal.core import believed
+from ..model.alphabet import DEFAULT_THETA, Allocation, Letter, Merge, Save, Theta
+from ..model.coalgebra import Created, Output, Trace, run
+from ..model.jsonio import store_to_json
+from ..model.realisation import Realisation
+from ..model.records import Id, Record, Relation, Time
+from ..model.repaired import REPAIRED, RepairedRealisation
+from ..model.store import EMPTY, Store
 from ._common import random_run, trace_json
 from .proposed import PROPOSED, provenance
 
@@ -89,7 +89,7 @@ CANDIDATES = ("latest", "earliest", "interval", "as-given")
 
 
 def believed_spans(s: Store, tt: Time, tv: Time) -> dict[Id, Record]:
-    """Obs^vt with ends of validity: :func:`coalg.bitemporal.believed` minus records whose span ended before τv.
+    """Obs^vt with ends of validity: :func:`coalg.bitemporal.core.believed` minus records whose span ended before τv.
 
     Only the interval candidate writes an end (metadata ``valid_until``); on every
     other store this *is* ``believed(s, τt, τv)``.

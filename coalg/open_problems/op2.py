@@ -7,7 +7,7 @@ allocation.  "Reads only what it is given" means the result depends on the
 arguments only up to what allocation cannot change:
 
 * **(B1) commutativity up to ≈**: ``merge(πI)(s) ≈ merge(I)(s)`` for every
-  permutation π (Definition 5.23, :func:`coalg.bisimilarity.allocation_blind_bisimilar`);
+  permutation π (Definition 5.23, :func:`coalg.bisim.bisimilarity.allocation_blind_bisimilar`);
 * **(B2) allocation-blindness**: for every renaming σ of identifiers (another
   allocation of the same history), ``merge(σI)(σs) ≈ merge(I)(s)``; σs ≈ s by
   construction, so this says merge maps ≈-related inputs to ≈-related outputs;
@@ -49,14 +49,14 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..alphabet import DEFAULT_THETA, Allocation, Letter, Merge, Oracle, Save, Theta
-from ..bisimilarity import allocation_blind_bisimilar, allocation_blind_witness
-from ..coalgebra import Created, Output, run
-from ..jsonio import store_to_json
-from ..realisation import CONTEXTFS, Realisation
-from ..records import ID_POSITIONS, FrozenMap, Id, Record
-from ..repaired import REPAIRED, RepairedRealisation, is_tombstone
-from ..store import EMPTY, Edge, Store
+from ..bisim.bisimilarity import allocation_blind_bisimilar, allocation_blind_witness
+from ..model.alphabet import DEFAULT_THETA, Allocation, Letter, Merge, Oracle, Save, Theta
+from ..model.coalgebra import Created, Output, run
+from ..model.jsonio import store_to_json
+from ..model.realisation import CONTEXTFS, Realisation
+from ..model.records import ID_POSITIONS, FrozenMap, Id, Record
+from ..model.repaired import REPAIRED, RepairedRealisation, is_tombstone
+from ..model.store import EMPTY, Edge, Store
 from ._common import random_run
 from .proposed import PROPOSED, provenance
 

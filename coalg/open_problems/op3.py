@@ -28,7 +28,7 @@ that only the metadata backs is classified, in this order:
    ``ambiguous`` (several labels, or a parent that no longer exists): dropped.
 
 Then every edge gets its inverse, and each ancestry key whose set disagrees with
-the edges is rewritten from them (:func:`coalg.repaired.derived_metadata`); a
+the edges is rewritten from them (:func:`coalg.model.repaired.derived_metadata`); a
 key that agrees keeps its stored value, so ``merged_from``'s argument order
 survives where it is right.
 
@@ -52,7 +52,7 @@ edge look the same, and the policy drops (R3 before R6).
 :func:`reconcile_database` runs the procedure on a ContextFS SQLite file and
 writes a *new* file; the original is opened read-only and never written.
 
->>> from coalg.records import Relation as R
+>>> from coalg.model.records import Relation as R
 >>> s = Store.of({"p": Record("P"), "c": Record("C", metadata={"evolved_from": "p"})})   # Witness A
 >>> out, rep = reconcile(s)
 >>> sorted(map(str, out.edges)), rep.recovered
@@ -69,12 +69,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..alphabet import Allocation, Call, Delete, Evolve, Letter, Merge, Oracle, Save
-from ..coalgebra import run, step
-from ..jsonio import store_to_json
-from ..records import ANCESTRY, META_KEYS, FrozenMap, Id, Record, Relation, inverse, meta_ancestry
-from ..repaired import derived_metadata
-from ..store import Edge, Store
+from ..model.alphabet import Allocation, Call, Delete, Evolve, Letter, Merge, Oracle, Save
+from ..model.coalgebra import run, step
+from ..model.jsonio import store_to_json
+from ..model.records import (
+    ANCESTRY,
+    META_KEYS,
+    FrozenMap,
+    Id,
+    Record,
+    Relation,
+    inverse,
+    meta_ancestry,
+)
+from ..model.repaired import derived_metadata
+from ..model.store import Edge, Store
 from ._common import random_word
 
 __all__ = [
@@ -264,7 +273,7 @@ def faithful_and_recovers(calls: Sequence[Call], fault_at: int | None, fault: in
 
 def contextfs_calls(rng: random.Random, n: int) -> list[Call]:
     """A random fault-free ContextFS fragment run from ∅, as replayable calls."""
-    from ..realisation import CONTEXTFS
+    from ..model.realisation import CONTEXTFS
 
     word = random_word(CONTEXTFS, rng, n, valid_times=False, namespaces=("global",))
     oracle, s, calls = Oracle(), Store(), []
@@ -448,6 +457,6 @@ def reconcile_database(src: str | Path, dst: str | Path, *, now: str = "1970-01-
 
 def thaw_meta(m: FrozenMap) -> dict[str, Any]:
     """The ancestry keys of reconciled metadata as JSON values (lists for tuples)."""
-    from ..records import thaw
+    from ..model.records import thaw
 
     return {k: thaw(v) for k, v in m.items() if k in META_KEYS.values()}

@@ -51,7 +51,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
 
-from ..alphabet import (
+from ..composition.core import frame_property
+from ..model.alphabet import (
     DEFAULT_THETA,
     Allocation,
     Delete,
@@ -67,12 +68,11 @@ from ..alphabet import (
     Supersede,
     Theta,
 )
-from ..coalgebra import Err, Found, Nothing, Output, step
-from ..composition import frame_property
-from ..jsonio import letter_to_json, output_to_json, store_to_json
-from ..realisation import Realisation
-from ..records import Id, Record, Relation
-from ..store import Store, fibre, mention_disjoint_union, restrict
+from ..model.coalgebra import Err, Found, Nothing, Output, step
+from ..model.jsonio import letter_to_json, output_to_json, store_to_json
+from ..model.realisation import Realisation
+from ..model.records import Id, Record, Relation
+from ..model.store import Store, fibre, mention_disjoint_union, restrict
 
 __all__ = [
     "cross_namespace_witness",
@@ -184,7 +184,7 @@ def random_tenant(rng: random.Random, nu: str, ids: list[Id], n: int) -> Store:
 
 
 def frame_holds(s: Store, t: Store, a: Letter, xi: Allocation, nu: str, equality: Equality = "scoped") -> bool:
-    """Does ``α_ν(s ⊕ t)(a) = (o, s′ ⊕ t)`` hold (:func:`coalg.composition.frame_property`, ⊕)?"""
+    """Does ``α_ν(s ⊕ t)(a) = (o, s′ ⊕ t)`` hold (:func:`coalg.composition.core.frame_property`, ⊕)?"""
     return frame_property(s, t, a, xi, union="mention", realisation=scoped(nu, equality=equality)).holds
 
 
@@ -206,7 +206,7 @@ def random_letter(rng: random.Random, s: Store, t: Store, nu: str) -> Letter:
 
 
 def _tenants(rng: random.Random, shared_prefix: bool) -> tuple[Store, Store]:
-    from ..alphabet import uuid_like_ids
+    from ..model.alphabet import uuid_like_ids
 
     pool = uuid_like_ids(40, seed=rng.randint(0, 10**6))
     ids_s, ids_t = pool[:20], pool[20:]
@@ -231,7 +231,7 @@ def explore_frame(rng: random.Random, trials: int, equality: Equality = "scoped"
 
 
 def _creates(a: Letter) -> int:
-    from ..alphabet import creates
+    from ..model.alphabet import creates
 
     return creates(a)
 
@@ -241,7 +241,7 @@ def _creates(a: Letter) -> int:
 
 def shared_namespace_witness() -> dict[str, Any]:
     """Two tenants in the *same* namespace, identifiers sharing the prefix ``deadbeef`` (the 6.3 pair)."""
-    from ..composition import union as _union
+    from ..composition.core import union as _union
 
     s = Store.of({"deadbeef-111": Record("S's plan", namespace="nu")})
     t = Store.of({"deadbeef-222": Record("T's plan", namespace="nu")})

@@ -3,7 +3,7 @@
 ContextFS has a second memory model, ``VersionedMem`` with a ``Timeline`` of
 ``VersionEntry``s, whose ``is_consistent`` checks monotone timestamps, a single
 memory id and unique version ids (``types/versioned.py:576``; here
-:meth:`coalg.bitemporal.Timeline.is_consistent`).  Nothing connects it to the
+:meth:`coalg.bitemporal.core.Timeline.is_consistent`).  Nothing connects it to the
 store.  :func:`timelines` is such a connection.
 
 The mapping Φ
@@ -46,9 +46,9 @@ fails; ``save_at`` on a first version after it evolved (L1 fails) — monotone
 timestamps fail; and on a *fault-free* ContextFS store, where L2 already fails
 by inheritance (Witness B), the metadata reading breaks single memory id.
 
->>> from coalg.alphabet import Evolve, Save
->>> from coalg.coalgebra import run
->>> from coalg.store import EMPTY
+>>> from coalg.model.alphabet import Evolve, Save
+>>> from coalg.model.coalgebra import run
+>>> from coalg.model.store import EMPTY
 >>> s = run(EMPTY, [Save(Record("v1")), Evolve("id0001", "v2"), Evolve("id0002", "v3")]).final
 >>> tl = timelines(s)["id0001"]
 >>> [e.version_id for e in tl.entries], tl.is_consistent("id0001")
@@ -61,14 +61,14 @@ import random
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from ..alphabet import Call, Evolve, Letter, Link, Save, SaveAt, Split
-from ..bitemporal import Timeline, VersionEntry, clock_to_datetime
-from ..coalgebra import run
-from ..jsonio import store_to_json
-from ..realisation import CONTEXTFS, Realisation
-from ..records import Id, Record, Relation, meta_ancestry
-from ..repaired import REPAIRED
-from ..store import EMPTY, Store
+from ..bitemporal.core import Timeline, VersionEntry, clock_to_datetime
+from ..model.alphabet import Call, Evolve, Letter, Link, Save, SaveAt, Split
+from ..model.coalgebra import run
+from ..model.jsonio import store_to_json
+from ..model.realisation import CONTEXTFS, Realisation
+from ..model.records import Id, Record, Relation, meta_ancestry
+from ..model.repaired import REPAIRED
+from ..model.store import EMPTY, Store
 from ._common import random_run
 
 __all__ = ["check_run", "counterexamples", "first_version", "incremental", "laws", "ok", "timeline_json", "timelines",
@@ -225,7 +225,7 @@ def counterexamples() -> dict[str, Any]:
 
 
 def _alloc(j: Id, clock: int) -> Any:
-    from ..alphabet import Allocation
+    from ..model.alphabet import Allocation
 
     return Allocation((j,), clock)
 

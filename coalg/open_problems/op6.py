@@ -1,7 +1,7 @@
 """Open problem 6, deletion: a coalgebra on stores with tombstones.
 
-The coalgebra is REPAIRED's (:data:`coalg.repaired.REPAIRED`, rule 7):
-``delete(k)`` replaces ``m(k)`` by :func:`coalg.repaired.tombstone` — content ``""``,
+The coalgebra is REPAIRED's (:data:`coalg.model.repaired.REPAIRED`, rule 7):
+``delete(k)`` replaces ``m(k)`` by :func:`coalg.model.repaired.tombstone` — content ``""``,
 type and tag ``tombstone``, no summary, no metadata — and keeps every edge, the
 namespace, ``created_at`` and ``valid_time``.  Tombstones cannot be derived from,
 replaced, deleted again or linked.
@@ -58,7 +58,9 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from ..alphabet import (
+from ..bitemporal.core import as_of, believed, timeline_of, valid_at
+from ..laws.clauses import record_view
+from ..model.alphabet import (
     DEFAULT_THETA,
     Allocation,
     Delete,
@@ -72,15 +74,13 @@ from ..alphabet import (
     Split,
     Theta,
 )
-from ..bitemporal import as_of, believed, timeline_of, valid_at
-from ..coalgebra import Created, Err, Flag, Found, Nothing, Output, Trace, run, step
-from ..jsonio import dumps_store, record_to_json, store_to_json
-from ..laws import record_view
-from ..lineage import Unfolding, ancestry, beta, beta_minus, descendants
-from ..realisation import CONTEXTFS, Realisation
-from ..records import Id, Record
-from ..repaired import REPAIRED, derived_record, is_tombstone
-from ..store import EMPTY, Store
+from ..model.coalgebra import Created, Err, Flag, Found, Nothing, Output, Trace, run, step
+from ..model.jsonio import dumps_store, record_to_json, store_to_json
+from ..model.lineage import Unfolding, ancestry, beta, beta_minus, descendants
+from ..model.realisation import CONTEXTFS, Realisation
+from ..model.records import Id, Record
+from ..model.repaired import REPAIRED, derived_record, is_tombstone
+from ..model.store import EMPTY, Store
 from ._common import Runner
 from .op5 import timelines
 

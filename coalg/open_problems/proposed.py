@@ -1,6 +1,6 @@
 """The proposed realisation: REPAIRED with the merge that open problems 1 and 2 ask for.
 
-:data:`PROPOSED` is :data:`coalg.repaired.REPAIRED` in every letter but merge.  Its
+:data:`PROPOSED` is :data:`coalg.model.repaired.REPAIRED` in every letter but merge.  Its
 merge changes two things, each the proposal of one open problem:
 
 * **Valid time (open problem 1).**  A merge asserts every source at once (the
@@ -22,10 +22,10 @@ merge changes two things, each the proposal of one open problem:
 Everything else is REPAIRED's: one namespace per merge, the declared type
 tie-break (least of the modes), atomic edge writes, live arguments only.
 
->>> from coalg.alphabet import Merge, Save
->>> from coalg.coalgebra import run
->>> from coalg.records import Record
->>> from coalg.store import EMPTY
+>>> from coalg.model.alphabet import Merge, Save
+>>> from coalg.model.coalgebra import run
+>>> from coalg.model.records import Record
+>>> from coalg.model.store import EMPTY
 >>> s = run(EMPTY, [Save(Record("beta", valid_time=5)), Save(Record("alpha", valid_time=1))],
 ...         step_fn=PROPOSED.step).final
 >>> ab = run(s, [Merge(("id0001", "id0002"))], step_fn=PROPOSED.step).final
@@ -41,10 +41,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 
-from ..alphabet import DEFAULT_THETA, Allocation, Letter, Merge, Theta
-from ..coalgebra import Created, Err, Output, generated_merge_content
-from ..records import FrozenMap, Id, Record, Relation, Time, thaw
-from ..repaired import (
+from ..model.alphabet import DEFAULT_THETA, Allocation, Letter, Merge, Theta
+from ..model.coalgebra import Created, Err, Output, generated_merge_content
+from ..model.records import FrozenMap, Id, Record, Relation, Time, thaw
+from ..model.repaired import (
     ANCESTRY_KEYS,
     BOOKKEEPING_KEYS,
     RepairedRealisation,
@@ -52,7 +52,7 @@ from ..repaired import (
     merge_type,
     repaired_step,
 )
-from ..store import Edge, Store
+from ..model.store import Edge, Store
 
 __all__ = [
     "PROPOSED",
