@@ -4,7 +4,7 @@ Run with ``PYTHONPATH=. python3 bench/audit_bench.py [--records 100000] [--keep 
 [--out bench/results/audit.json] [--reps 3]``.
 
 The database is generated quickly with plain ``sqlite3`` in contextfs 0.2.35's
-schema (the tables the audit reads, :data:`coalg.contextfs.audit._SCHEMA`): records in
+schema (the tables the audit reads, :data:`coalg.contextfs.auditing._SCHEMA`): records in
 four namespaces, most of them plain saves, the rest evolve chains (metadata and
 a pair of edges each, as ``MemoryLineage.evolve`` writes them), merges of two
 records, a few soft deletes (record and edges get ``deleted_at``), a few hard
@@ -35,7 +35,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from coalg.contextfs.audit import _SCHEMA, audit
+from coalg.contextfs.auditing import _SCHEMA, audit
 
 
 def generate(path: str, n: int, seed: int = 7) -> dict[str, int]:

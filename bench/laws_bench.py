@@ -15,7 +15,7 @@ import time
 
 from coalg.laws import clauses as laws
 from coalg.laws import explore
-from coalg.model.realisation import REALISATIONS
+from coalg.model import REALISATIONS
 
 
 def bench(name: str, repeat: int) -> None:

@@ -13,7 +13,7 @@ bisimilarity
     wall time and peak RSS from ``os.wait4``); ``cpp-incr`` (the compiled
     reference, ``shared/bench/cpp_refine.cpp`` built with ``g++ -O2`` into a
     temporary directory, if g++ and the source are there); ``naive``
-    (:func:`coalg.bisim.refine.naive_partition`, small inputs only); ``bispy``
+    (:func:`coalg.bisim.partition.naive_partition`, small inputs only); ``bispy``
     (Paige--Tarjan, when ``BISPY_PY`` names a Python with ``bispy``, at most
     ``BISPY_MAX`` = 100,000 states); ``mcrl2`` (``ltsconvert -ebisim`` if on
     ``PATH``).
@@ -156,8 +156,8 @@ def peer_main(peer: str, path: str, extra: list[str]) -> None:
     """``--peer NAME FILE``: run one in-Python peer and print one JSON line."""
     if peer == "naive":
         sys.path.insert(0, str(ROOT))
-        from coalg.bisim.aut import read_aut
-        from coalg.bisim.refine import naive_partition
+        from coalg.bisim import read_aut
+        from coalg.bisim import naive_partition
 
         a = read_aut(path)
         part = naive_partition(a.n_states, None, list(a.transitions()))
@@ -343,7 +343,7 @@ def run_ancestry(sizes: list[tuple[int, int]], reps: int, log: list[str], quick:
     from scipy.sparse.csgraph import breadth_first_order
 
     sys.path.insert(0, str(ROOT))
-    from coalg.model.index import LineageIndex
+    from coalg.model import LineageIndex
 
     try:
         import networkx as nx

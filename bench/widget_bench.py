@@ -19,8 +19,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from coalg.model.examples import sized_store
-from coalg.widgets.core import DerivationPlayground
+from coalg.model import sized_store
+from coalg.widgets import DerivationPlayground
 
 TARGET_MS = 150.0
 

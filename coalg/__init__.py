@@ -14,15 +14,15 @@ Paper section → module
 §3.2 alphabet, allocation oracle, θ    :mod:`coalg.model.alphabet`
 §3.3 the store coalgebra (ContextFS)   :mod:`coalg.model.coalgebra`
 §3.4 the lineage coalgebra             :mod:`coalg.model.lineage`
-§2.2, Def. 5.23 bisimilarity           :mod:`coalg.bisim.bisimilarity` (engine: :mod:`coalg.bisim.refine`)
+§2.2, Def. 5.23 bisimilarity           :mod:`coalg.bisim.bisimilarity` (engine: :mod:`coalg.bisim.partition`)
 §3.5, §5.8, §7.1 bitemporal            :mod:`coalg.bitemporal.core`
-Def. 3.21, 3.23 laws and schema        :mod:`coalg.laws.clauses` (search: :mod:`coalg.laws.explore`)
+Def. 3.21, 3.23 laws and schema        :mod:`coalg.laws.clauses` (search: :mod:`coalg.laws.exploration`)
 §5 numbered results                    :mod:`coalg.laws.results`
 §6 composition                         :mod:`coalg.composition.core`
 repaired realisation                   :mod:`coalg.model.repaired`
 §9 open problems, as proposals         :mod:`coalg.open_problems`
 the real ContextFS 0.2.35              :mod:`coalg.contextfs.adapter`, :mod:`coalg.contextfs.runtime`
-auditing ContextFS databases           :mod:`coalg.contextfs.audit`
+auditing ContextFS databases           :mod:`coalg.contextfs.auditing`
 explorers (ipywidgets)                 :mod:`coalg.widgets.core`, presets in :mod:`coalg.model.examples`
 I/O: JSON stores, Aldebaran ``.aut``   :mod:`coalg.model.jsonio`, :mod:`coalg.bisim.aut`
 figures                                :mod:`coalg.viz.core` (needs matplotlib)
@@ -51,78 +51,78 @@ from ._lazy import attach
 from .errors import CoalgError, InputError
 
 if TYPE_CHECKING:  # what a type checker (and an IDE) sees; at run time see ``__getattr__``
-    from .bisim.bisimilarity import (
+    from .bisim import (
         allocation_blind_bisimilar,
         allocation_blind_relation,
         allocation_blind_witness,
         ancestry_bisimilar,
         behaviour_classes,
         bisimilar,
+        coarsest_partition,
         distinguish,
     )
-    from .bisim.refine import coarsest_partition
-    from .bitemporal.core import History, Timeline, as_of, believed, record, valid_at
-    from .composition.core import frame_property, prefix_collision_probability, tenants
-    from .laws.clauses import law_table
-    from .model.alphabet import (
+    from .bitemporal import History, Timeline, as_of, believed, record, valid_at
+    from .composition import frame_property, prefix_collision_probability, tenants
+    from .laws import law_table
+    from .model import (
+        ANCESTRY,
+        CONTEXTFS,
         DEFAULT_THETA,
+        DESCENDANT,
+        LINEAGE,
+        REALISATIONS,
+        REPAIRED,
         Allocation,
         Call,
+        Created,
         Delete,
+        Err,
         Evolve,
+        Flag,
+        Found,
+        Id,
         Letter,
         Link,
         Merge,
+        Nothing,
         Oracle,
+        Output,
+        Realisation,
         Recall,
         RecallPrefix,
+        Record,
+        Relation,
         Save,
         SaveAt,
         Split,
         Supersede,
         Theta,
-        creates,
-        is_fragment,
-        named,
-        uuid_like_ids,
-    )
-    from .model.coalgebra import (
-        Created,
-        Err,
-        Flag,
-        Found,
-        Nothing,
-        Output,
         Trace,
         Wrote,
         alpha,
-        replay,
-        run,
-        step,
-    )
-    from .model.jsonio import dumps_store, load_store, loads_store, save_store
-    from .model.lineage import (
         ancestors,
         ancestry,
         beta,
         beta_minus,
+        creates,
         descendant_ids,
         descendants,
-        unfold,
-    )
-    from .model.realisation import CONTEXTFS, REALISATIONS, Realisation, get_realisation
-    from .model.records import (
-        ANCESTRY,
-        DESCENDANT,
-        LINEAGE,
-        Id,
-        Record,
-        Relation,
+        dumps_store,
         erase_allocation,
+        get_realisation,
         inverse,
+        is_fragment,
+        load_store,
+        loads_store,
         meta_ancestry,
+        named,
+        replay,
+        run,
+        save_store,
+        step,
+        unfold,
+        uuid_like_ids,
     )
-    from .model.repaired import REPAIRED
     from .model.store import (
         EMPTY,
         Edge,
@@ -133,7 +133,7 @@ if TYPE_CHECKING:  # what a type checker (and an IDE) sees; at run time see ``__
         mention_disjoint_union,
         restrict,
     )
-    from .paper.verdict import Verdict, known_items, run_item
+    from .paper import Verdict, known_items, run_item
 
 __version__ = "0.1.0"
 

@@ -1,6 +1,6 @@
 """``python -m coalg``: the command line (see :mod:`coalg.cli.core`)."""
 
-from .cli.core import main
+from .cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 
 from hypothesis import strategies as st
 
-from coalg.model.alphabet import (
+from coalg.model import (
     DEFAULT_THETA,
     Call,
     Delete,
@@ -51,8 +51,8 @@ from coalg.model.alphabet import (
     Supersede,
     Theta,
 )
-from coalg.model.coalgebra import run, step
-from coalg.model.records import ANCESTRY, Id, Record, Relation, inverse
+from coalg.model import run, step
+from coalg.model import ANCESTRY, Id, Record, Relation, inverse
 from coalg.model.store import EMPTY, Edge, Store
 
 __all__ = [

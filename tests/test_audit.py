@@ -1,4 +1,4 @@
-"""The read-only audit of ContextFS databases (coalg.contextfs.audit) and the sample database.
+"""The read-only audit of ContextFS databases (coalg.contextfs.auditing) and the sample database.
 
 The audit itself needs no ContextFS: the fixtures here are written with plain
 sqlite3 in contextfs 0.2.35's schema.  Only the sample regeneration check runs
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from coalg.contextfs.audit import (
+from coalg.contextfs.auditing import (
     _SCHEMA,
     FINDING_HELP,
     LAW_ORDER,
@@ -30,8 +30,8 @@ from coalg.contextfs.audit import (
     make_demo_database,
     read_database,
 )
-from coalg.contextfs.adapter import AVAILABLE, unavailable_reason
-from coalg.model.records import Relation
+from coalg.contextfs import AVAILABLE, unavailable_reason
+from coalg.model import Relation
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample-contextfs.db"
@@ -254,7 +254,7 @@ def test_views_read_what_they_say(tmp_path: Path) -> None:
 
 
 def test_report_is_deterministic_across_hash_seeds() -> None:
-    code = "import json, coalg.contextfs.audit as a; print(json.dumps(a.audit('data/sample-contextfs.db')))"
+    code = "import json, coalg.contextfs.auditing as a; print(json.dumps(a.audit('data/sample-contextfs.db')))"
     outs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("0", "4242")}
     assert len(outs) == 1

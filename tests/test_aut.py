@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import coalg.bisim.refine as R
-from coalg.bisim.aut import AutLTS, disjoint_union, read_aut, write_aut
+import coalg.bisim.partition as R
+from coalg.bisim import AutLTS, disjoint_union, read_aut, write_aut
 from coalg.errors import InputError
-from coalg.bisim.refine import coarsest_partition, refine
+from coalg.bisim import coarsest_partition, refine
 
 BACKENDS = ["python", "numpy"] if R._load_numpy() is not None else ["python"]
 

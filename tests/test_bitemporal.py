@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import records, stores, words
 
-from coalg.model.alphabet import Evolve, Merge, Recall, Save, SaveAt, Split, Supersede
+from coalg.model import Evolve, Merge, Recall, Save, SaveAt, Split, Supersede
 from coalg.bitemporal.core import (
     CST,
     History,
@@ -53,12 +53,12 @@ from coalg.bitemporal.core import (
     timeline_of,
     valid_at,
 )
-from coalg.model.coalgebra import Created
-from coalg.model.realisation import CONTEXTFS
-from coalg.model.records import DESCENDANT, Record, Relation
-from coalg.model.repaired import REPAIRED
+from coalg.model import Created
+from coalg.model import CONTEXTFS
+from coalg.model import DESCENDANT, Record, Relation
+from coalg.model import REPAIRED
 from coalg.model.store import EMPTY, Store
-from coalg.paper.verdict import get_item, run_item
+from coalg.paper import get_item, run_item
 
 PROPERTY = settings(derandomize=True, max_examples=40, deadline=None)
 NO_VT = records(with_metadata=False).map(lambda r: r.evolve(valid_time=None))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from coalg.contextfs.audit import _SCHEMA, make_demo_database
-from coalg.cli.core import main
+from coalg.contextfs.auditing import _SCHEMA, make_demo_database
+from coalg.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample-contextfs.db"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from coalg.cli.core import main
+from coalg.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import any_letters, call_sequences, records, stores, words
 
-from coalg.model.alphabet import (
+from coalg.model import (
     Allocation,
     Call,
     Delete,
@@ -47,8 +47,8 @@ from coalg.model.coalgebra import (
     run,
     step,
 )
-from coalg.model.jsonio import dumps_store
-from coalg.model.records import ANCESTRY, FrozenMap, Record, Relation, meta_ancestry
+from coalg.model import dumps_store
+from coalg.model import ANCESTRY, FrozenMap, Record, Relation, meta_ancestry
 from coalg.model.store import EMPTY, Edge, Store
 
 R = Relation
@@ -752,7 +752,7 @@ def test_inadmissible_allocations_always_give_err_and_the_same_store(s: Store, d
 
 def test_chained_runs_continue_the_clock() -> None:
     """A run from a non-empty store stamps after the latest time already in it."""
-    from coalg.model.coalgebra import latest_clock
+    from coalg.model import latest_clock
 
     first = run(EMPTY, [Save(Record("a")), Save(Record("b"))]).final
     second = run(first, [Save(Record("c"))]).final

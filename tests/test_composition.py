@@ -33,7 +33,7 @@ from strategies import (
     thetas,
 )
 
-from coalg.model.alphabet import (
+from coalg.model import (
     Allocation,
     Delete,
     Evolve,
@@ -43,7 +43,7 @@ from coalg.model.alphabet import (
     creates,
     uuid_like_ids,
 )
-from coalg.model.coalgebra import Found, run
+from coalg.model import Found, run
 from coalg.composition.core import (
     REMARK_6_8,
     ancestry_cache_check,
@@ -61,10 +61,10 @@ from coalg.composition.core import (
     tenants,
     union,
 )
-from coalg.model.lineage import beta
-from coalg.model.records import Record, Relation
+from coalg.model import beta
+from coalg.model import Record, Relation
 from coalg.model.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union, mention_disjoint_union
-from coalg.paper.verdict import get_item, run_item
+from coalg.paper import get_item, run_item
 
 PROPERTY = settings(derandomize=True, max_examples=60, deadline=None)
 ROOT = Path(__file__).resolve().parent.parent

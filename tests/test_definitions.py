@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from coalg.model.alphabet import (
+from coalg.model import (
     Allocation,
     Call,
     Delete,
@@ -31,9 +31,9 @@ from coalg.model.alphabet import (
     named,
     uuid_like_ids,
 )
-from coalg.bisim.bisimilarity import allocation_blind_bisimilar, bisimilar
-from coalg.model.coalgebra import Created, Err, Found, Nothing, alpha, run, step
-from coalg.laws.clauses import (
+from coalg.bisim import allocation_blind_bisimilar, bisimilar
+from coalg.model import Created, Err, Found, Nothing, alpha, run, step
+from coalg.laws import (
     CLAUSES,
     INFO,
     LAW_CLAUSES,
@@ -43,9 +43,9 @@ from coalg.laws.clauses import (
     check_S4,
     check_schema,
 )
-from coalg.model.lineage import ancestors, ancestry, beta, beta_minus
-from coalg.model.realisation import CONTEXTFS, REALISATIONS, Realisation
-from coalg.model.records import (
+from coalg.model import ancestors, ancestry, beta, beta_minus
+from coalg.model import CONTEXTFS, REALISATIONS, Realisation
+from coalg.model import (
     ANCESTRY,
     DESCENDANT,
     INVERSE_TABLE,

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from strategies import any_letters, call_sequences, records, stores, thetas
 
 from coalg.model import jsonio
-from coalg.model.alphabet import Allocation, Call, Evolve, Link, Merge, Save, Split, Theta
-from coalg.model.coalgebra import Created, Err, Flag, Found, Nothing, Wrote
+from coalg.model import Allocation, Call, Evolve, Link, Merge, Save, Split, Theta
+from coalg.model import Created, Err, Flag, Found, Nothing, Wrote
 from coalg.errors import InputError
-from coalg.model.jsonio import (
+from coalg.model import (
     call_from_json,
     call_to_json,
     dumps_store,
@@ -34,7 +34,7 @@ from coalg.model.jsonio import (
     theta_from_json,
     theta_to_json,
 )
-from coalg.model.records import Record, Relation
+from coalg.model import Record, Relation
 from coalg.model.store import EMPTY, Edge, Store
 
 R = Relation
@@ -430,7 +430,7 @@ def test_hostile_calls(obj: Any, message: str) -> None:
 
 
 def test_good_call_parses() -> None:
-    from coalg.model.alphabet import Recall
+    from coalg.model import Recall
 
     assert call_from_json(GOOD_CALL) == Call(Recall("a"), Allocation((), 3), frozenset({1}))
 

@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 
-from coalg.model.alphabet import Merge, Theta
-from coalg.model.coalgebra import Created, run
-from coalg.model.jsonio import call_from_json, store_from_json, theta_from_json
-from coalg.laws.clauses import (
+from coalg.cli.laws import run_laws_command
+from coalg.model import Merge, Theta
+from coalg.model import Created, run
+from coalg.model import call_from_json, store_from_json, theta_from_json
+from coalg.laws import (
     CHECKS,
     CLAUSES,
     LAW_CLAUSES,
@@ -30,11 +31,10 @@ from coalg.laws.clauses import (
     l3_fault_path,
     l7_strong_form,
     law_table,
-    run_laws_command,
 )
-from coalg.model.realisation import CONTEXTFS, get_realisation
-from coalg.model.records import ANCESTRY, LINEAGE, Relation, meta_ancestry
-from coalg.model.repaired import REPAIRED, derived_record
+from coalg.model import CONTEXTFS, get_realisation
+from coalg.model import ANCESTRY, LINEAGE, Relation, meta_ancestry
+from coalg.model import REPAIRED, derived_record
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,7 +104,7 @@ def test_law_L4ii(tables: dict[str, dict[str, Any]]) -> None:
     assert w["offending"]["namespace"] == "alice" and "content" in w["offending"]["differs_in"]
     assert "[Source 2]: k" in w["offending"]["record_after"]["content"]
     # the two stores agree on π_alice
-    from coalg.model.store import restrict
+    from coalg.model import restrict
 
     assert restrict(store_from_json(w["start"]), "alice") == restrict(store_from_json(w["other_before"]), "alice")
     assert _entry(tables, "repaired", "L4ii")["holds"]
@@ -273,7 +273,6 @@ def test_run_laws_command_json_and_errors() -> None:
 
 SCRIPT = """
 import sys
-from coalg.laws.clauses import run_laws_command
 for name in ("contextfs", "repaired"):
     for as_json in (True, False):
         sys.stdout.write(run_laws_command(name, as_json)[1])

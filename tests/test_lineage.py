@@ -7,9 +7,9 @@ import time
 from hypothesis import given, settings
 from strategies import fragment_stores, records, stores
 
-from coalg.model.alphabet import Allocation, Evolve, Merge, Save, Split
-from coalg.model.coalgebra import run, step
-from coalg.model.lineage import (
+from coalg.model import Allocation, Evolve, Merge, Save, Split
+from coalg.model import run, step
+from coalg.model import (
     Node,
     Observation,
     ancestors,
@@ -21,7 +21,7 @@ from coalg.model.lineage import (
     successor_index,
     unfold,
 )
-from coalg.model.records import ANCESTRY, DESCENDANT, Record, Relation
+from coalg.model import ANCESTRY, DESCENDANT, Record, Relation
 from coalg.model.store import EMPTY, Store
 
 R = Relation

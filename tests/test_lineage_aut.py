@@ -7,13 +7,13 @@ import io
 import pytest
 from hypothesis import given, settings
 
-from coalg.bisim.aut import read_aut
-from coalg.bisim.bisimilarity import behaviour_classes
+from coalg.bisim import read_aut
+from coalg.bisim import behaviour_classes
 from coalg.errors import InputError
-from coalg.bisim.lineage_aut import dumps_lineage_aut, loads_lineage_aut, store_to_aut
-from coalg.model.records import Record, Relation
-from coalg.bisim.refine import coarsest_partition
-from coalg.model.store import Store
+from coalg.bisim import dumps_lineage_aut, loads_lineage_aut, store_to_aut
+from coalg.model import Record, Relation
+from coalg.bisim import coarsest_partition
+from coalg.model import Store
 
 from strategies import stores
 

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import call_sequences, closed_stores, fragment_stores, stores
 
-from coalg.model.alphabet import (
+from coalg.model import (
     Allocation,
     Call,
     Delete,
@@ -35,10 +35,10 @@ from coalg.model.alphabet import (
     Split,
     Theta,
 )
-from coalg.bisim.bisimilarity import allocation_blind_bisimilar
-from coalg.bitemporal.core import Timeline, VersionEntry
-from coalg.model.coalgebra import Created, Err, run
-from coalg.composition.core import frame_property
+from coalg.bisim import allocation_blind_bisimilar
+from coalg.bitemporal import Timeline, VersionEntry
+from coalg.model import Created, Err, run
+from coalg.composition import frame_property
 from coalg.open_problems import (
     PROPOSED,
     SOFT_DELETE,
@@ -59,11 +59,11 @@ from coalg.open_problems import (
 )
 from coalg.open_problems._common import Runner, random_run
 from coalg.open_problems.proposed import canonical_key, merge_valid_time, provenance
-from coalg.model.realisation import CONTEXTFS
-from coalg.model.records import ANCESTRY, Record, Relation
-from coalg.model.repaired import REPAIRED, is_tombstone
+from coalg.model import CONTEXTFS
+from coalg.model import ANCESTRY, Record, Relation
+from coalg.model import REPAIRED, is_tombstone
 from coalg.model.store import EMPTY, Edge, Store, mention_disjoint_union
-from coalg.paper.verdict import get_item
+from coalg.paper import get_item
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPERTY = settings(derandomize=True, max_examples=30, deadline=None)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import json_values, records
 
-from coalg.model.records import (
+from coalg.model import (
     ANCESTRY,
     DESCENDANT,
     INVERSE_TABLE,

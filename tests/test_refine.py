@@ -1,4 +1,4 @@
-"""Tests of coalg.bisim.refine: the worklist refiner against the naive oracle, witnesses against an HML evaluator."""
+"""Tests of coalg.bisim.partition: the worklist refiner against the naive oracle, witnesses against an HML evaluator."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import coalg.bisim.refine as R
-from coalg.bisim.refine import (
+import coalg.bisim.partition as R
+from coalg.bisim import (
     LTS,
     bisimilar_states,
     coarsest_partition,
@@ -523,7 +523,7 @@ def test_small_inputs_do_not_import_numpy() -> None:
     """NumPy costs ~50 ms to import; a small input must not pay it (nor need it)."""
     code = (
         "import sys, io\n"
-        "import coalg.bisim.refine as R\n"
+        "import coalg.bisim.partition as R\n"
         "from coalg.bisim.aut import read_aut\n"
         "a = read_aut(io.StringIO('des (0,2,3)\\n(0,a,1)\\n(1,a,2)\\n'))\n"
         "print(R.refine(a.to_lts()).tolist(), 'numpy' in sys.modules)\n"
@@ -554,7 +554,7 @@ def test_backends_agree_on_a_medium_random_lts() -> None:
 def test_no_numpy_subprocess() -> None:
     code = (
         "import sys; sys.modules['numpy'] = None\n"
-        "import coalg.bisim.refine as R, io\n"
+        "import coalg.bisim.partition as R, io\n"
         "from coalg.bisim.aut import read_aut\n"
         "assert R._load_numpy() is None\n"
         "print(R.coarsest_partition(5, None, [(0, 0, 1), (2, 0, 3), (3, 0, 4)]))\n"

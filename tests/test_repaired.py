@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from coalg.model.alphabet import (
+from coalg.model import (
     Allocation,
     Delete,
     Evolve,
@@ -27,10 +27,10 @@ from coalg.model.alphabet import (
     Supersede,
     Theta,
 )
-from coalg.model.coalgebra import Created, Err, Flag, Found, Nothing, Wrote, run
-from coalg.laws.explore import choice_words, run_choices
-from coalg.model.realisation import REALISATIONS
-from coalg.model.records import ANCESTRY, Record, Relation, meta_ancestry
+from coalg.model import Created, Err, Flag, Found, Nothing, Wrote, run
+from coalg.laws import choice_words, run_choices
+from coalg.model import REALISATIONS
+from coalg.model import ANCESTRY, Record, Relation, meta_ancestry
 from coalg.model.repaired import (
     ANCESTRY_KEYS,
     BOOKKEEPING_KEYS,
@@ -57,7 +57,7 @@ def build(*letters: Letter) -> Store:
 
 def refused(s: Store, a: Letter, xi: Allocation | None = None, **kw: object) -> str:
     """Assert that ``a`` is refused at ``s`` with no change; return the reason."""
-    from coalg.model.alphabet import Oracle
+    from coalg.model import Oracle
 
     xi = xi if xi is not None else Oracle(clock=50).allocate(s, a)
     out, s2 = REPAIRED.step(s, a, xi, **kw)  # type: ignore[arg-type]
@@ -123,7 +123,7 @@ def test_every_failing_edge_write_rolls_the_call_back(letter: Letter) -> None:
     s = build(Save(A), Save(B))
     for k in range(edge_writes(letter)):
         assert "rolled back" in refused(s, letter, faults=frozenset({k}))
-    from coalg.model.alphabet import Oracle
+    from coalg.model import Oracle
 
     out, s2 = REPAIRED.step(s, letter, Oracle(clock=9).allocate(s, letter), faults=frozenset({99}))
     assert not isinstance(out, Err) and s2 != s  # a fault outside the call's writes changes nothing
@@ -237,7 +237,7 @@ def test_valid_time_explicit_values_are_stored_in_every_created_record() -> None
     s = build(Save(A), Save(B))
     for a in (Evolve("id0001", "e", valid_time=-4), Merge(("id0001", "id0002"), valid_time=-4),
               Split("id0001", ("p", "q", "r"), valid_time=-4)):
-        from coalg.model.alphabet import Oracle
+        from coalg.model import Oracle
 
         out, _ = REPAIRED.step(s, a, Oracle(clock=9).allocate(s, a))
         assert isinstance(out, Created) and [r.valid_time for _, r in out.items] == [-4] * len(out.items)
@@ -253,7 +253,7 @@ def test_valid_time_inheritance_rule() -> None:
         Merge(("id0002", "id0001")): [8], Merge(("id0001", "id0002")): [8],
     }
     for a, want in steps.items():
-        from coalg.model.alphabet import Oracle
+        from coalg.model import Oracle
 
         out, _ = REPAIRED.step(s, a, Oracle(clock=20).allocate(s, a))
         assert [r.valid_time for _, r in out.items] == want
@@ -309,7 +309,7 @@ def test_random_runs_keep_l2_l3_l7(choices: list[int]) -> None:
 def test_random_runs_do_not_depend_on_theta(choices: list[int]) -> None:
     runs = []
     for theta in (Theta(), Theta(descending=True), Theta(type_priority=("fact",), id_priority=("id0002",))):
-        from coalg.laws.explore import ALPHABETS, allocate
+        from coalg.laws import ALPHABETS, allocate
 
         s, outs = EMPTY, []
         for k, c in enumerate(choices):
@@ -325,7 +325,7 @@ def test_random_runs_do_not_depend_on_theta(choices: list[int]) -> None:
 @given(choice_words(10))
 def test_derivations_never_change_old_ancestry(choices: list[int]) -> None:
     """Theorem 5.7 on REPAIRED along random fragment runs (every store stays ancestry-closed)."""
-    from coalg.model.lineage import beta_minus
+    from coalg.model import beta_minus
 
     t = run_choices(REPAIRED, choices, alphabet="fragment")
     for k in range(len(t.calls)):

@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from coalg.model.coalgebra import run
-from coalg.model.jsonio import call_from_json, store_from_json
-from coalg.model.records import Relation
-from coalg.laws.results import history_lineage, router_lineage
-from coalg.model.store import Store
-from coalg.paper.verdict import Verdict, get_item, known_items, run_item
+from coalg.model import run
+from coalg.model import call_from_json, store_from_json
+from coalg.model import Relation
+from coalg.laws import history_lineage, router_lineage
+from coalg.model import Store
+from coalg.paper import Verdict, get_item, known_items, run_item
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from coalg.contextfs.adapter import AVAILABLE, unavailable_reason
+from coalg.contextfs import AVAILABLE, unavailable_reason
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"runtime tests need contextfs 0.2.35: {unavailable_reason()}")
 
 from coalg.laws import clauses as laws
-from coalg.model.alphabet import (
+from coalg.model import (
     Allocation,
     Delete,
     Evolve,
@@ -34,11 +34,11 @@ from coalg.model.alphabet import (
     Supersede,
     Theta,
 )
-from coalg.model.coalgebra import Created, Err, Flag, Found, Nothing, Wrote
-from coalg.laws.explore import SEEDS, start_of
-from coalg.model.realisation import CONTEXTFS
-from coalg.model.records import Record, Relation
-from coalg.model.store import Store
+from coalg.model import Created, Err, Flag, Found, Nothing, Wrote
+from coalg.laws import SEEDS, start_of
+from coalg.model import CONTEXTFS
+from coalg.model import Record, Relation
+from coalg.model import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,7 +74,7 @@ def no_network(monkeypatch):
 
 
 def test_importing_the_runtime_module_does_not_import_contextfs() -> None:
-    code = "import sys, coalg.contextfs.runtime, coalg.contextfs.audit, coalg.cli.core; print('contextfs' in sys.modules)"
+    code = "import sys, coalg.contextfs.runtime, coalg.contextfs.auditing, coalg.cli.core; print('contextfs' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
@@ -209,7 +209,7 @@ def test_wrote_reports_the_edges_the_package_wrote(cfs) -> None:
 
 @pytest.fixture(scope="module")
 def observed():
-    from coalg.contextfs.runtime import observed_law_table
+    from coalg.contextfs import observed_law_table
 
     return observed_law_table()
 
@@ -225,9 +225,9 @@ def test_observed_table_has_the_papers_verdicts(observed) -> None:
 
 
 def test_observed_witnesses_replay_on_the_package(observed) -> None:
-    from coalg.model.coalgebra import run
-    from coalg.contextfs.adapter import RUNTIME
-    from coalg.model.jsonio import call_from_json, store_from_json
+    from coalg.model import run
+    from coalg.contextfs import RUNTIME
+    from coalg.model import call_from_json, store_from_json
 
     for key in ("L2", "L4ii", "L7"):
         w = observed["clauses"][key]["witness"]
@@ -265,7 +265,7 @@ def test_full_budget_is_described() -> None:
 
 
 def test_item_R5_20(no_network) -> None:
-    from coalg.contextfs.runtime import check_R5_20
+    from coalg.contextfs import check_R5_20
 
     v = check_R5_20(seeds=range(6))
     assert v.holds and v.kind == "counterexample" and v.explored == 6
@@ -276,7 +276,7 @@ def test_item_R5_20(no_network) -> None:
 
 
 def test_item_R6_3(no_network) -> None:
-    from coalg.contextfs.runtime import check_R6_3
+    from coalg.contextfs import check_R6_3
 
     v = check_R6_3()
     assert v.holds
@@ -286,7 +286,7 @@ def test_item_R6_3(no_network) -> None:
 
 
 def test_item_R5_18(no_network) -> None:
-    from coalg.contextfs.runtime import check_R5_18
+    from coalg.contextfs import check_R5_18
 
     v = check_R5_18()
     assert v.holds and v.witness["merged"]["namespace"] == "tenant-a"
@@ -295,7 +295,7 @@ def test_item_R5_18(no_network) -> None:
 
 
 def test_item_R5_2(no_network) -> None:
-    from coalg.contextfs.runtime import check_R5_2
+    from coalg.contextfs import check_R5_2
 
     v = check_R5_2()
     assert v.holds
@@ -306,7 +306,7 @@ def test_item_R5_2(no_network) -> None:
 
 
 def test_item_R5_14(no_network) -> None:
-    from coalg.contextfs.runtime import check_R5_14
+    from coalg.contextfs import check_R5_14
 
     v = check_R5_14()
     assert v.holds
@@ -319,7 +319,7 @@ def test_item_R5_14(no_network) -> None:
 
 
 def test_item_R5_30(no_network) -> None:
-    from coalg.contextfs.runtime import check_R5_30
+    from coalg.contextfs import check_R5_30
 
     v = check_R5_30()
     assert v.holds and v.witness["dangling_endpoints"] == ["4222cb04", "no-such-id"]
@@ -327,7 +327,7 @@ def test_item_R5_30(no_network) -> None:
 
 
 def test_item_7_3() -> None:
-    from coalg.contextfs.runtime import check_7_3
+    from coalg.contextfs import check_7_3
 
     v = check_7_3()
     assert v.holds and v.kind == "property" and v.explored > 50
@@ -338,7 +338,7 @@ def test_item_7_3() -> None:
 
 
 def test_runtime_items_are_registered_as_runtime() -> None:
-    from coalg.paper.verdict import get_item, known_items
+    from coalg.paper import get_item, known_items
 
     for item in ("R5.20", "R6.3", "R5.18", "R5.2", "R5.14", "R5.30", "7.3"):
         assert item in known_items()
@@ -347,7 +347,7 @@ def test_runtime_items_are_registered_as_runtime() -> None:
 
 @pytest.mark.parametrize("name", ["prefix-evolve", "metadata-inherited", "soft-delete", "update-drops-edges"])
 def test_behaviours_the_paper_does_not_state(name, no_network) -> None:
-    from coalg.contextfs.runtime import BEHAVIOURS
+    from coalg.contextfs import BEHAVIOURS
 
     v = BEHAVIOURS[name]()
     assert v.holds, v.summary
@@ -402,5 +402,7 @@ def test_laws_command_without_the_package(monkeypatch: pytest.MonkeyPatch) -> No
     from coalg.contextfs import adapter as contextfs_adapter
 
     monkeypatch.setattr(contextfs_adapter, "unavailable_reason", lambda: "contextfs is not installed (test)")
-    code, text = laws.run_laws_command("contextfs-runtime", False)
+    from coalg.cli import run_laws_command
+
+    code, text = run_laws_command("contextfs-runtime", False)
     assert (code, text) == (2, "error: contextfs is not installed (test)\n")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from coalg.laws import clauses as laws
-from coalg.model.alphabet import Allocation, Delete, Evolve, Link, Merge, Save, Split, Supersede
-from coalg.model.examples import preset
-from coalg.laws.explore import explore
-from coalg.model.realisation import CONTEXTFS
-from coalg.model.records import LINEAGE, Record, Relation
-from coalg.model.repaired import REPAIRED
+from coalg.model import Allocation, Delete, Evolve, Link, Merge, Save, Split, Supersede
+from coalg.model import preset
+from coalg.laws import explore
+from coalg.model import CONTEXTFS
+from coalg.model import LINEAGE, Record, Relation
+from coalg.model import REPAIRED
 from coalg.laws.stepcheck import (
     CLAUSES,
     check_L1,

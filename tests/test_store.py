@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from strategies import closed_stores, records, stores
 
-from coalg.model.records import Record, Relation
+from coalg.model import Record, Relation
 from coalg.model.store import (
     EMPTY,
     Edge,

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from coalg.paper import traceability as tr
-from coalg.paper.verdict import get_item, known_items
+from coalg.paper import get_item, known_items
 
 TESTS = Path(__file__).resolve().parent
 

@@ -12,12 +12,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.patches import Rectangle
 
-from coalg.bitemporal.core import belief_regions, believed, meeting_example, random_history, record
-from coalg.composition.core import collision_threshold
-from coalg.model.records import Record, Relation
-from coalg.model.repaired import REPAIRED
+from coalg.bitemporal import belief_regions, believed, meeting_example, random_history, record
+from coalg.composition import collision_threshold
+from coalg.model import Record, Relation
+from coalg.model import REPAIRED
 from coalg.model.store import EMPTY, Store
-from coalg.viz.core import (
+from coalg.viz import (
     PALETTE,
     colour_map,
     derivation_kind,

@@ -18,14 +18,14 @@ import matplotlib.pyplot as plt
 from matplotlib.colors import to_hex
 from strategies import stores
 
-from coalg.model.alphabet import Delete, Evolve, Merge, Save, SaveAt, Split, Supersede
-from coalg.bisim.bisimilarity import behaviour_classes, refinement_rounds
-from coalg.model.coalgebra import run
-from coalg.model.jsonio import dumps_store
-from coalg.model.lineage import ancestry, descendants
-from coalg.model.records import ANCESTRY, Record, Relation
+from coalg.model import Delete, Evolve, Merge, Save, SaveAt, Split, Supersede
+from coalg.bisim import behaviour_classes, refinement_rounds
+from coalg.model import run
+from coalg.model import dumps_store
+from coalg.model import ancestry, descendants
+from coalg.model import ANCESTRY, Record, Relation
 from coalg.model.store import EMPTY, Edge, Store
-from coalg.viz.core import (
+from coalg.viz import (
     ADDED,
     HIGHLIGHT,
     NEUTRAL,

@@ -17,13 +17,13 @@ pytest.importorskip("ipywidgets")
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
-from coalg.model.alphabet import Merge
-from coalg.bisim.bisimilarity import behaviour_classes
-from coalg.model.coalgebra import run
-from coalg.model.examples import preset, refinement_example, sized_store
-from coalg.model.jsonio import call_from_json, dumps_store, store_from_json
-from coalg.model.realisation import get_realisation
-from coalg.widgets.core import (
+from coalg.model import Merge
+from coalg.bisim import behaviour_classes
+from coalg.model import run
+from coalg.model import preset, refinement_example, sized_store
+from coalg.model import call_from_json, dumps_store, store_from_json
+from coalg.model import get_realisation
+from coalg.widgets import (
     OPERATIONS,
     AncestryExplorer,
     BitemporalStepper,

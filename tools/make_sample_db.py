@@ -64,7 +64,7 @@ def _reexec_with_fixed_hashseed() -> None:
 def build(out: Path) -> dict[str, str]:
     """Write the sample store with the real package into ``out``; return {allocated id: fixed id}."""
     sys.path.insert(0, str(ROOT))
-    from coalg.contextfs.adapter import LiveStore
+    from coalg.contextfs import LiveStore
 
     live = LiveStore.open("sample.db")
     created: list[tuple[str, str]] = []  # (allocated id, content), in creation order
@@ -208,7 +208,7 @@ def main(argv: list[str]) -> int:
         tmp_out.write_bytes(data)
         os.replace(tmp_out, out)
     sys.path.insert(0, str(ROOT))
-    from coalg.contextfs.audit import audit
+    from coalg.contextfs import audit
 
     report = audit(out)
     print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {hashlib.sha256(data).hexdigest()[:16]}): "

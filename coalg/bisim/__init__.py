@@ -33,7 +33,7 @@ if TYPE_CHECKING:
         loads_lineage_aut,
         store_to_aut,
     )
-    from .refine import (
+    from .partition import (
         LTS,
         Witness,
         bisimilar_states,

@@ -57,10 +57,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-import coalg.bisim.refine as _refine
+import coalg.bisim.partition as _refine
 
 from ..errors import InputError
-from .refine import LTS, Backend, _from_np, _use_numpy
+from .partition import LTS, Backend, _from_np, _use_numpy
 
 # NumPy, once a large input asked for it (see _numpy); small files never import it.
 _np: Any = None
@@ -159,7 +159,7 @@ class AutLTS:
         return ((s, names[a], t) for s, a, t in zip(self.src, self.label, self.dst))
 
     def to_lts(self, *, backend: Backend = "auto") -> LTS:
-        """The :class:`~coalg.bisim.refine.LTS` with labels = label indices and observations = payloads
+        """The :class:`~coalg.bisim.partition.LTS` with labels = label indices and observations = payloads
         (all equal when there are none: plain LTS semantics)."""
         return LTS.from_arrays(
             self.n_states, self.observations, self.src, self.label, self.dst, backend=backend

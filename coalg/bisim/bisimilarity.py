@@ -5,7 +5,7 @@ H-coalgebra, exactly when they are bisimilar: H preserves weak pullbacks, so
 bisimilarity and behavioural equivalence coincide (paper §2.2, fact (ii)).
 Bisimilarity is decided here by the coarsest stable partition of the finite
 sub-coalgebra ids(s) (spec §2.0, review note), computed by
-:func:`coalg.bisim.refine.coarsest_partition` — a worklist refinement of the
+:func:`coalg.bisim.partition.coarsest_partition` — a worklist refinement of the
 O(m log n) class, never round-based.
 
 * :func:`bisimilar` — H-bisimilarity (all labels) or, with ``labels=ANCESTRY``,
@@ -41,18 +41,18 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..model.records import (
+from ..model import (
     ANCESTRY,
     ID_POSITIONS,
     FrozenMap,
     Id,
     Record,
     Relation,
+    Store,
     erase_allocation,
     id_positions,
 )
-from ..model.store import Store
-from .refine import LTS, coarsest_partition, distinguishing_witness
+from .partition import LTS, coarsest_partition, distinguishing_witness
 
 __all__ = [
     "behaviour_classes",
@@ -244,7 +244,7 @@ class StoreWitness:
     formula: str
 
     def to_json(self) -> dict[str, Any]:
-        from ..model.jsonio import record_to_json
+        from ..model import record_to_json
 
         def show(x: Any) -> Any:
             return record_to_json(x) if isinstance(x, Record) else x

@@ -37,9 +37,7 @@ import io
 import json
 
 from ..errors import InputError
-from ..model.jsonio import record_from_json, record_to_json
-from ..model.records import Relation
-from ..model.store import Edge, Store
+from ..model import Edge, Relation, Store, record_from_json, record_to_json
 from .aut import AutLTS, read_aut, write_aut
 
 __all__ = ["store_to_aut", "dumps_lineage_aut", "loads_lineage_aut", "aut_to_store"]

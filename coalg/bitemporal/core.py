@@ -76,35 +76,38 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any, Literal, TypeGuard
 
 from ..errors import CoalgError
-from ..model.alphabet import (
+from ..model import (
+    CONTEXTFS,
     DEFAULT_THETA,
+    DESCENDANT,
     Allocation,
+    Created,
     Evolve,
+    Id,
     Letter,
     Merge,
     Oracle,
+    Output,
+    Realisation,
     Recall,
+    Record,
     Save,
     SaveAt,
     Split,
     Supersede,
     Theta,
+    Time,
     creates,
-    named,
-)
-from ..model.coalgebra import Created, Output
-from ..model.jsonio import (
     dumps_store,
     letter_from_json,
     letter_to_json,
+    named,
     output_to_json,
     record_to_json,
     store_to_json,
 )
-from ..model.realisation import CONTEXTFS, Realisation
-from ..model.records import DESCENDANT, Id, Record, Time
 from ..model.store import EMPTY, Store
-from ..paper.verdict import Verdict, paper_item
+from ..paper import Verdict, paper_item
 
 __all__ = [
     "History",
@@ -996,7 +999,7 @@ def theorem_5_27(
 
 
 def _repaired() -> Realisation:
-    from ..model.repaired import REPAIRED
+    from ..model import REPAIRED
 
     return REPAIRED
 
@@ -1123,7 +1126,7 @@ def lineage_unchanged(
         rr.final.dom() == rc.final.dom() and rr.final.edges == rc.final.edges
     )
     only_vt = _erase_valid_time(record(h2, realisation)) == _erase_valid_time(rr.final)
-    from ..model.lineage import ancestry
+    from ..model import ancestry
 
     stable, prev = True, EMPTY
     for st in rr.steps:
@@ -1397,7 +1400,7 @@ def meeting_example() -> tuple[History, History]:
     the present that has just changed (valid from 5).  In ``h′`` it is a fact
     about the past learned late (the meeting had been moved at 2).
     """
-    from ..model.alphabet import Evolve
+    from ..model import Evolve
 
     h = History.of(
         (Save(Record("meeting at 3pm", namespace="alice")), 1, 1),
@@ -1562,7 +1565,7 @@ def check_3_20() -> Verdict:
     real = _repaired()
     hs = _random_histories(40, 320, recording_only=False)
     function_ok = all(record(h, rz) == record(h, rz) for h in hs for rz in (CONTEXTFS, real))
-    from ..model.alphabet import Evolve
+    from ..model import Evolve
 
     base = History.of((Save(Record("r")), 1, 1))
     rh = History(base.calls + (TimedCall(Recall("id0001"), 2, 1),))

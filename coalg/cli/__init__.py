@@ -10,3 +10,6 @@ if TYPE_CHECKING:
     from .core import (
         main,
     )
+    from .laws import (
+        run_laws_command,
+    )

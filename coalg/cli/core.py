@@ -133,8 +133,7 @@ def _register_bisim(sub: Any) -> None:
 
 
 def _cmd_bisim(args: argparse.Namespace) -> int:
-    from ..bisim.aut import DEFAULT_MAX_SIZE, disjoint_union, read_aut
-    from ..bisim.refine import distinguishing_witness, refine
+    from ..bisim import DEFAULT_MAX_SIZE, disjoint_union, distinguishing_witness, read_aut, refine
 
     files: list[str] = args.files
     if len(files) > 2:
@@ -264,7 +263,7 @@ def _register_laws(sub: Any) -> None:
 
 
 def _cmd_laws(args: argparse.Namespace) -> int:
-    from ..laws.clauses import run_laws_command
+    from .laws import run_laws_command
 
     code, text = run_laws_command(args.realisation, args.json)
     if code != 0:
@@ -303,7 +302,7 @@ def _register_witness(sub: Any) -> None:
 
 
 def _cmd_witness(args: argparse.Namespace) -> int:
-    from ..paper.verdict import get_item, known_items
+    from ..paper import get_item, known_items
 
     items = known_items()
     if args.list or args.item is None:
@@ -412,7 +411,7 @@ def _register_audit(sub: Any) -> None:
 def _cmd_audit(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..contextfs.audit import audit, format_report
+    from ..contextfs import audit, format_report
 
     path = args.path
     if path is None:

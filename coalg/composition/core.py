@@ -50,34 +50,43 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from ..model.alphabet import (
+from ..model import (
+    CONTEXTFS,
     DEFAULT_THETA,
     Allocation,
     Call,
     Delete,
     Evolve,
+    Id,
     Letter,
     Merge,
     Oracle,
+    Output,
+    Realisation,
     Recall,
     RecallPrefix,
+    Record,
+    Relation,
     Save,
     SaveAt,
     Split,
     Supersede,
     Theta,
+    Unfolding,
+    ancestry,
+    beta,
     creates,
+    edge_to_json,
     is_fragment,
+    letter_to_json,
     named,
+    output_to_json,
+    run,
+    store_to_json,
     uuid_like_ids,
 )
-from ..model.coalgebra import Output, run
-from ..model.jsonio import edge_to_json, letter_to_json, output_to_json, store_to_json
-from ..model.lineage import Unfolding, ancestry, beta
-from ..model.realisation import CONTEXTFS, Realisation
-from ..model.records import Id, Record, Relation
 from ..model.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union, mention_disjoint_union
-from ..paper.verdict import Verdict, paper_item
+from ..paper import Verdict, paper_item
 
 __all__ = [
     "FrameCheck",
@@ -633,7 +642,7 @@ def dangling_edge_witness() -> dict[str, Any]:
 
 def _beta_json(s: Store, i: Id) -> dict[str, Any]:
     ob = beta(s, i)
-    from ..model.jsonio import record_to_json
+    from ..model import record_to_json
 
     return {
         "record": None if ob.record is None else record_to_json(ob.record),

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         unavailable_reason,
         unstamp,
     )
-    from .audit import (
+    from .auditing import (
         FINDING_HELP,
         HANDLE,
         KNOWN_REVISIONS,

@@ -68,26 +68,38 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CoalgError
-from ..model.alphabet import (
+from ..model import (
     DEFAULT_THETA,
     Allocation,
+    Created,
     Delete,
+    Edge,
+    Err,
     Evolve,
+    Flag,
+    Found,
+    FrozenMap,
+    Id,
     Letter,
     Link,
     Merge,
+    Nothing,
+    Output,
+    Realisation,
     Recall,
     RecallPrefix,
+    Record,
+    Relation,
     Save,
     SaveAt,
     Split,
+    Store,
     Supersede,
     Theta,
+    Wrote,
+    inverse,
+    thaw,
 )
-from ..model.coalgebra import Created, Err, Flag, Found, Nothing, Output, Wrote
-from ..model.realisation import Realisation
-from ..model.records import FrozenMap, Id, Record, Relation, inverse, thaw
-from ..model.store import Edge, Store
 
 __all__ = [
     "AVAILABLE",

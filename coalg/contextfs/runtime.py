@@ -43,8 +43,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ..model.records import ANCESTRY
-from ..paper.verdict import Verdict, paper_item
+from ..model import ANCESTRY
+from ..paper import Verdict, paper_item
 from .adapter import (
     FAULT_MESSAGE,
     RUNTIME,
@@ -119,7 +119,7 @@ def observed_law_table(budget: Budget = REDUCED) -> dict[str, Any]:
     Returns ``{"realisation": "contextfs-runtime", "budget": ..., "clauses": {...}}``;
     computed once per budget and copied.
     """
-    from ..laws.clauses import CHECKS, CLAUSES, clause_entry
+    from ..laws import CHECKS, CLAUSES, clause_entry
 
     require()
     if budget not in _OBSERVED:
@@ -211,8 +211,8 @@ def _first_call(entry: dict[str, Any]) -> str:
     w = entry.get("witness")
     if not w or not w.get("word"):
         return ""
-    from ..laws.explore import show_call
-    from ..model.jsonio import call_from_json
+    from ..laws import show_call
+    from ..model import call_from_json
 
     return show_call(call_from_json(w["word"][-1]))
 
@@ -224,8 +224,8 @@ def compare_tables(model: dict[str, Any] | None = None, observed: dict[str, Any]
     ``agree``, ``model_witness`` and ``observed_witness`` (the last call of each
     witness), the explored counts, and ``why`` (from :data:`DIFFERENCES`).
     """
-    from ..laws.clauses import CLAUSES, law_table
-    from ..model.realisation import CONTEXTFS
+    from ..laws import CLAUSES, law_table
+    from ..model import CONTEXTFS
 
     model = model if model is not None else law_table(CONTEXTFS)
     observed = observed if observed is not None else observed_law_table()

@@ -36,10 +36,9 @@ if TYPE_CHECKING:
         law_table,
         perturbations,
         record_view,
-        run_laws_command,
         theta_variants,
     )
-    from .explore import (
+    from .exploration import (
         ALPHABETS,
         NAMESPACES,
         SEEDS,

@@ -2,7 +2,7 @@
 
 Each clause is a function ``check_X(realisation) -> Verdict``.  It runs the
 realisation's step function over every short word on the seed stores of
-:mod:`coalg.laws.explore` (breadth first, so the first violation is one of minimal
+:mod:`coalg.laws.exploration` (breadth first, so the first violation is one of minimal
 word length), then over seeded random walks, and reports
 
 * ``holds`` — no violation was found within the budget;
@@ -57,49 +57,48 @@ Examples
 from __future__ import annotations
 
 import copy
-import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Any
 
-from ..model.alphabet import (
+from ..model import (
+    ANCESTRY,
     DEFAULT_THETA,
     DERIVATIONS,
+    LINEAGE,
+    META_KEYS,
     Call,
+    Created,
+    Err,
     Evolve,
+    Found,
+    Id,
     Letter,
     Merge,
+    Output,
+    Realisation,
+    Record,
+    Relation,
     Save,
     Split,
     Theta,
-    is_fragment,
-    named,
-)
-from ..model.coalgebra import Created, Err, Found, Output
-from ..model.jsonio import (
     call_to_json,
     edge_to_json,
+    get_realisation,
+    inverse,
+    is_fragment,
+    meta_ancestry,
+    named,
     output_to_json,
     record_to_json,
     store_to_json,
     theta_to_json,
 )
-from ..model.realisation import Realisation, get_realisation
-from ..model.records import (
-    ANCESTRY,
-    LINEAGE,
-    META_KEYS,
-    Id,
-    Record,
-    Relation,
-    inverse,
-    meta_ancestry,
-)
 from ..model.store import EMPTY, Edge, Store, fibre, restrict
-from ..paper.verdict import Verdict
-from .explore import (
+from ..paper import Verdict
+from .exploration import (
     SEEDS,
     Exploration,
     Seed,
@@ -140,7 +139,6 @@ __all__ = [
     "law_table",
     "perturbations",
     "record_view",
-    "run_laws_command",
     "theta_variants",
 ]
 
@@ -1353,7 +1351,7 @@ def _short(entry: dict[str, Any], realisation: str) -> str:
 
 
 def _show_json_call(c: dict[str, Any]) -> str:
-    from ..model.jsonio import call_from_json
+    from ..model import call_from_json
 
     return show_call(call_from_json(c))
 
@@ -1390,50 +1388,3 @@ def format_law_table(table: dict[str, Any]) -> str:
                      + ("holds too." if sf["holds"] else "fails already inside S_lin: " + sf["explanation"]))
     lines += [f"note: {n}" for n in notes]
     return "\n".join(lines) + "\n"
-
-
-def run_laws_command(realisation: str, as_json: bool) -> tuple[int, str]:
-    """``python -m coalg laws --realisation NAME [--json]``: (exit code, text to print).
-
-    Parameters
-    ----------
-    realisation : str
-        ``contextfs`` or ``repaired`` (any name of the registry), or
-        ``contextfs-runtime``: the released package itself, observed through
-        :func:`coalg.contextfs.runtime.pinned_law_table` (needs contextfs 0.2.35).
-    as_json : bool
-        Print the law table as JSON instead of the human table.
-
-    Returns
-    -------
-    tuple of (int, str)
-        0 and the text; 2 and an error line for an unknown realisation, or for
-        ``contextfs-runtime`` when the package is not installed.
-
-    The JSON is :func:`law_table` with sorted keys; it is byte-identical under
-    every ``PYTHONHASHSEED``.  An unknown realisation gives exit code 2.
-
-    >>> code, text = run_laws_command("nope", False)
-    >>> code, text.splitlines()[0]
-    (2, "error: unknown realisation 'nope'; known: contextfs, contextfs-runtime, repaired")
-    """
-    if realisation == "contextfs-runtime":
-        from ..contextfs.adapter import ContextFSUnavailable
-        from ..contextfs.runtime import pinned_law_table
-
-        try:
-            table = pinned_law_table()
-        except ContextFSUnavailable as e:
-            return 2, f"error: {e}\n"
-    else:
-        try:
-            r = get_realisation(realisation)
-        except KeyError:
-            from ..model.realisation import REALISATIONS
-
-            known = ", ".join(sorted([*REALISATIONS, "contextfs-runtime"]))
-            return 2, f"error: unknown realisation {realisation!r}; known: {known}\n"
-        table = law_table(r)
-    if as_json:
-        return 0, json.dumps(table, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-    return 0, format_law_table(table)

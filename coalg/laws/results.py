@@ -3,7 +3,7 @@
 Every ``check_*`` function here is registered with :func:`coalg.paper.verdict.paper_item` under the
 paper's number, so ``python -m coalg witness 5.7`` runs it.  Each either
 *constructs the witness* of a counterexample or *checks a property* over the
-explorations of :mod:`coalg.laws.explore`, and returns a :class:`~coalg.paper.verdict.Verdict`.
+explorations of :mod:`coalg.laws.exploration`, and returns a :class:`~coalg.paper.verdict.Verdict`.
 
 Reading a verdict.  ``kind`` is fixed by the item: ``"property"`` for a result
 that asserts something holds, ``"counterexample"`` for one that exhibits a
@@ -35,41 +35,47 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..bisim.bisimilarity import (
+from ..bisim import (
     allocation_blind_bisimilar,
     allocation_blind_witness,
     ancestry_bisimilar,
     bisimilar,
     distinguish,
 )
-from ..model.alphabet import (
+from ..model import (
+    ANCESTRY,
+    CONTEXTFS,
     DERIVATIONS,
+    DESCENDANT,
+    REPAIRED,
     Allocation,
     Call,
+    Created,
     Delete,
+    Err,
     Evolve,
+    Id,
     Letter,
     Merge,
+    Observation,
+    Realisation,
     Recall,
+    Record,
+    Relation,
     Save,
     SaveAt,
     Split,
     Theta,
-    is_fragment,
-)
-from ..model.coalgebra import Created, Err, modes
-from ..model.jsonio import call_to_json, record_to_json, store_to_json
-from ..model.lineage import Observation, ancestry, beta, beta_minus
-from ..model.realisation import CONTEXTFS, Realisation
-from ..model.records import (
-    ANCESTRY,
-    DESCENDANT,
-    Id,
-    Record,
-    Relation,
+    ancestry,
+    beta,
+    beta_minus,
+    call_to_json,
     erase_allocation,
+    is_fragment,
+    modes,
+    record_to_json,
+    store_to_json,
 )
-from ..model.repaired import REPAIRED
 from ..model.store import EMPTY, Store, UnionUndefined, disjoint_union, restrict
 from ..paper.verdict import Kind, Verdict, paper_item
 from .clauses import (
@@ -84,7 +90,7 @@ from .clauses import (
     l3_fault_path,
     l7_strong_form,
 )
-from .explore import (
+from .exploration import (
     SEEDS,
     Seed,
     Start,
@@ -764,7 +770,7 @@ def check_5_20() -> Verdict:
     """
     v = check_L5(CONTEXTFS)
     w = v.witness or {}
-    from ..model.jsonio import call_from_json, store_from_json
+    from ..model import call_from_json, store_from_json
 
     s = store_from_json(w["start"])
     for c in w["word"][:-1]:
@@ -920,7 +926,7 @@ def check_5_30() -> Verdict:
     """
     w2 = check_L7(CONTEXTFS)
     w1 = l7_strong_form(CONTEXTFS)
-    from ..model.jsonio import store_from_json
+    from ..model import store_from_json
 
     a1 = store_from_json(w1.witness["after"]) if w1.witness else EMPTY
     a2 = store_from_json(w2.witness["after"]) if w2.witness else EMPTY

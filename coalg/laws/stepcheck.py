@@ -45,24 +45,33 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..model.alphabet import (
+from ..model import (
+    ANCESTRY,
     DEFAULT_THETA,
     DERIVATIONS,
+    LINEAGE,
     Allocation,
     Call,
+    Created,
+    Edge,
+    Err,
+    Id,
     Letter,
+    Output,
+    Realisation,
     Save,
+    Store,
     Theta,
+    call_to_json,
+    edge_to_json,
+    inverse,
     is_fragment,
     named,
+    output_to_json,
+    restrict,
 )
-from ..model.coalgebra import Created, Err, Output
-from ..model.jsonio import call_to_json, edge_to_json, output_to_json
-from ..model.realisation import Realisation
-from ..model.records import ANCESTRY, LINEAGE, Id, inverse
-from ..model.store import Edge, Store, restrict
 from .clauses import l2_disagreement
-from .explore import show_call
+from .exploration import show_call
 
 __all__ = [
     "CLAUSES",

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..paper.verdict import Verdict, paper_item
+from ..paper import Verdict, paper_item
 from . import op1, op2, op3, op4, op5, op6
 from .op3 import reconcile, reconcile_database
 from .op4 import scoped

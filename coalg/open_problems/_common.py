@@ -6,12 +6,25 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..model.alphabet import Call, Delete, Evolve, Letter, Merge, Oracle, Save, Split
-from ..model.coalgebra import Output, Trace, run
-from ..model.jsonio import call_to_json, store_to_json
-from ..model.realisation import Realisation
-from ..model.records import Record, Time
-from ..model.repaired import is_tombstone
+from ..model import (
+    Call,
+    Delete,
+    Evolve,
+    Letter,
+    Merge,
+    Oracle,
+    Output,
+    Realisation,
+    Record,
+    Save,
+    Split,
+    Time,
+    Trace,
+    call_to_json,
+    is_tombstone,
+    run,
+    store_to_json,
+)
 from ..model.store import EMPTY, Store
 
 __all__ = ["CONTENTS", "Runner", "random_letter", "random_run", "random_word", "trace_json"]

@@ -57,13 +57,27 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..bitemporal.core import believed
-from ..model.alphabet import DEFAULT_THETA, Allocation, Letter, Merge, Save, Theta
-from ..model.coalgebra import Created, Output, Trace, run
-from ..model.jsonio import store_to_json
-from ..model.realisation import Realisation
-from ..model.records import Id, Record, Relation, Time
-from ..model.repaired import REPAIRED, RepairedRealisation
+from ..bitemporal import believed
+from ..model import (
+    DEFAULT_THETA,
+    REPAIRED,
+    Allocation,
+    Created,
+    Id,
+    Letter,
+    Merge,
+    Output,
+    Realisation,
+    Record,
+    Relation,
+    RepairedRealisation,
+    Save,
+    Theta,
+    Time,
+    Trace,
+    run,
+    store_to_json,
+)
 from ..model.store import EMPTY, Store
 from ._common import random_run, trace_json
 from .proposed import PROPOSED, provenance

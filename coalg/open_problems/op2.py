@@ -49,13 +49,29 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..bisim.bisimilarity import allocation_blind_bisimilar, allocation_blind_witness
-from ..model.alphabet import DEFAULT_THETA, Allocation, Letter, Merge, Oracle, Save, Theta
-from ..model.coalgebra import Created, Output, run
-from ..model.jsonio import store_to_json
-from ..model.realisation import CONTEXTFS, Realisation
-from ..model.records import ID_POSITIONS, FrozenMap, Id, Record
-from ..model.repaired import REPAIRED, RepairedRealisation, is_tombstone
+from ..bisim import allocation_blind_bisimilar, allocation_blind_witness
+from ..model import (
+    CONTEXTFS,
+    DEFAULT_THETA,
+    ID_POSITIONS,
+    REPAIRED,
+    Allocation,
+    Created,
+    FrozenMap,
+    Id,
+    Letter,
+    Merge,
+    Oracle,
+    Output,
+    Realisation,
+    Record,
+    RepairedRealisation,
+    Save,
+    Theta,
+    is_tombstone,
+    run,
+    store_to_json,
+)
 from ..model.store import EMPTY, Edge, Store
 from ._common import random_run
 from .proposed import PROPOSED, provenance

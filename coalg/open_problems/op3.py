@@ -69,21 +69,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..model.alphabet import Allocation, Call, Delete, Evolve, Letter, Merge, Oracle, Save
-from ..model.coalgebra import run, step
-from ..model.jsonio import store_to_json
-from ..model.records import (
+from ..model import (
     ANCESTRY,
     META_KEYS,
+    Allocation,
+    Call,
+    Delete,
+    Edge,
+    Evolve,
     FrozenMap,
     Id,
+    Letter,
+    Merge,
+    Oracle,
     Record,
     Relation,
+    Save,
+    Store,
+    derived_metadata,
     inverse,
     meta_ancestry,
+    run,
+    step,
+    store_to_json,
 )
-from ..model.repaired import derived_metadata
-from ..model.store import Edge, Store
 from ._common import random_word
 
 __all__ = [
@@ -273,7 +282,7 @@ def faithful_and_recovers(calls: Sequence[Call], fault_at: int | None, fault: in
 
 def contextfs_calls(rng: random.Random, n: int) -> list[Call]:
     """A random fault-free ContextFS fragment run from ∅, as replayable calls."""
-    from ..model.realisation import CONTEXTFS
+    from ..model import CONTEXTFS
 
     word = random_word(CONTEXTFS, rng, n, valid_times=False, namespaces=("global",))
     oracle, s, calls = Oracle(), Store(), []
@@ -457,6 +466,6 @@ def reconcile_database(src: str | Path, dst: str | Path, *, now: str = "1970-01-
 
 def thaw_meta(m: FrozenMap) -> dict[str, Any]:
     """The ancestry keys of reconciled metadata as JSON values (lists for tuples)."""
-    from ..model.records import thaw
+    from ..model import thaw
 
     return {k: thaw(v) for k, v in m.items() if k in META_KEYS.values()}

@@ -51,28 +51,39 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
 
-from ..composition.core import frame_property
-from ..model.alphabet import (
+from ..composition import frame_property
+from ..model import (
     DEFAULT_THETA,
     Allocation,
     Delete,
+    Err,
     Evolve,
+    Found,
+    Id,
     Letter,
     Link,
     Merge,
+    Nothing,
+    Output,
+    Realisation,
     Recall,
     RecallPrefix,
+    Record,
+    Relation,
     Save,
     SaveAt,
     Split,
+    Store,
     Supersede,
     Theta,
+    fibre,
+    letter_to_json,
+    mention_disjoint_union,
+    output_to_json,
+    restrict,
+    step,
+    store_to_json,
 )
-from ..model.coalgebra import Err, Found, Nothing, Output, step
-from ..model.jsonio import letter_to_json, output_to_json, store_to_json
-from ..model.realisation import Realisation
-from ..model.records import Id, Record, Relation
-from ..model.store import Store, fibre, mention_disjoint_union, restrict
 
 __all__ = [
     "cross_namespace_witness",
@@ -206,7 +217,7 @@ def random_letter(rng: random.Random, s: Store, t: Store, nu: str) -> Letter:
 
 
 def _tenants(rng: random.Random, shared_prefix: bool) -> tuple[Store, Store]:
-    from ..model.alphabet import uuid_like_ids
+    from ..model import uuid_like_ids
 
     pool = uuid_like_ids(40, seed=rng.randint(0, 10**6))
     ids_s, ids_t = pool[:20], pool[20:]
@@ -231,7 +242,7 @@ def explore_frame(rng: random.Random, trials: int, equality: Equality = "scoped"
 
 
 def _creates(a: Letter) -> int:
-    from ..model.alphabet import creates
+    from ..model import creates
 
     return creates(a)
 
@@ -241,7 +252,7 @@ def _creates(a: Letter) -> int:
 
 def shared_namespace_witness() -> dict[str, Any]:
     """Two tenants in the *same* namespace, identifiers sharing the prefix ``deadbeef`` (the 6.3 pair)."""
-    from ..composition.core import union as _union
+    from ..composition import union as _union
 
     s = Store.of({"deadbeef-111": Record("S's plan", namespace="nu")})
     t = Store.of({"deadbeef-222": Record("T's plan", namespace="nu")})

@@ -61,13 +61,25 @@ import random
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from ..bitemporal.core import Timeline, VersionEntry, clock_to_datetime
-from ..model.alphabet import Call, Evolve, Letter, Link, Save, SaveAt, Split
-from ..model.coalgebra import run
-from ..model.jsonio import store_to_json
-from ..model.realisation import CONTEXTFS, Realisation
-from ..model.records import Id, Record, Relation, meta_ancestry
-from ..model.repaired import REPAIRED
+from ..bitemporal import Timeline, VersionEntry, clock_to_datetime
+from ..model import (
+    CONTEXTFS,
+    REPAIRED,
+    Call,
+    Evolve,
+    Id,
+    Letter,
+    Link,
+    Realisation,
+    Record,
+    Relation,
+    Save,
+    SaveAt,
+    Split,
+    meta_ancestry,
+    run,
+    store_to_json,
+)
 from ..model.store import EMPTY, Store
 from ._common import random_run
 
@@ -225,7 +237,7 @@ def counterexamples() -> dict[str, Any]:
 
 
 def _alloc(j: Id, clock: int) -> Any:
-    from ..model.alphabet import Allocation
+    from ..model import Allocation
 
     return Allocation((j,), clock)
 

@@ -58,28 +58,46 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from ..bitemporal.core import as_of, believed, timeline_of, valid_at
-from ..laws.clauses import record_view
-from ..model.alphabet import (
+from ..bitemporal import as_of, believed, timeline_of, valid_at
+from ..laws import record_view
+from ..model import (
+    CONTEXTFS,
     DEFAULT_THETA,
+    REPAIRED,
     Allocation,
+    Created,
     Delete,
+    Err,
     Evolve,
+    Flag,
+    Found,
+    Id,
     Letter,
     Merge,
+    Nothing,
+    Output,
+    Realisation,
     Recall,
     RecallPrefix,
+    Record,
     Save,
     SaveAt,
     Split,
     Theta,
+    Trace,
+    Unfolding,
+    ancestry,
+    beta,
+    beta_minus,
+    derived_record,
+    descendants,
+    dumps_store,
+    is_tombstone,
+    record_to_json,
+    run,
+    step,
+    store_to_json,
 )
-from ..model.coalgebra import Created, Err, Flag, Found, Nothing, Output, Trace, run, step
-from ..model.jsonio import dumps_store, record_to_json, store_to_json
-from ..model.lineage import Unfolding, ancestry, beta, beta_minus, descendants
-from ..model.realisation import CONTEXTFS, Realisation
-from ..model.records import Id, Record
-from ..model.repaired import REPAIRED, derived_record, is_tombstone
 from ..model.store import EMPTY, Store
 from ._common import Runner
 from .op5 import timelines

@@ -41,18 +41,31 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 
-from ..model.alphabet import DEFAULT_THETA, Allocation, Letter, Merge, Theta
-from ..model.coalgebra import Created, Err, Output, generated_merge_content
-from ..model.records import FrozenMap, Id, Record, Relation, Time, thaw
-from ..model.repaired import (
+from ..model import (
     ANCESTRY_KEYS,
     BOOKKEEPING_KEYS,
+    DEFAULT_THETA,
+    Allocation,
+    Created,
+    Edge,
+    Err,
+    FrozenMap,
+    Id,
+    Letter,
+    Merge,
+    Output,
+    Record,
+    Relation,
     RepairedRealisation,
+    Store,
+    Theta,
+    Time,
+    generated_merge_content,
     is_tombstone,
     merge_type,
     repaired_step,
+    thaw,
 )
-from ..model.store import Edge, Store
 
 __all__ = [
     "PROPOSED",

@@ -31,17 +31,15 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..bisim.bisimilarity import refinement_rounds
+from ..bisim import refinement_rounds
 from ..bitemporal.core import Mode, belief_regions, believed
-from ..composition.core import (
+from ..composition import (
     collision_threshold,
     prefix_bits,
     prefix_collision_approx,
     prefix_collision_probability,
 )
-from ..model.lineage import Unfolding
-from ..model.records import ANCESTRY, DESCENDANT, Id, Relation, inverse
-from ..model.store import Edge, Store
+from ..model import ANCESTRY, DESCENDANT, Edge, Id, Relation, Store, Unfolding, inverse
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

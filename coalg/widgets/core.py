@@ -46,13 +46,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..bisim.bisimilarity import (
+from ..bisim import (
     allocation_blind_bisimilar,
     allocation_blind_witness,
     distinguish,
     refinement_rounds,
 )
-from ..bitemporal.core import (
+from ..bitemporal import (
     History,
     Proof,
     believed,
@@ -62,31 +62,43 @@ from ..bitemporal.core import (
     shifted,
     theorem_5_27,
 )
-from ..composition.core import inclusion_failures, interference, tenants
+from ..composition import inclusion_failures, interference, tenants
 from ..errors import CoalgError
-from ..laws.explore import show_call, show_letter
-from ..laws.stepcheck import TITLES, StepReport, check_step
-from ..model.alphabet import (
+from ..laws import TITLES, StepReport, check_step, show_call, show_letter
+from ..model import (
+    CONTEXTFS,
     DEFAULT_THETA,
     Allocation,
     Call,
+    Created,
     Delete,
+    Err,
     Evolve,
+    Id,
     Letter,
     Merge,
+    Output,
+    Realisation,
+    Record,
     Save,
     SaveAt,
     Split,
     Supersede,
     Theta,
+    Unfolding,
+    ancestry,
+    call_to_json,
+    descendants,
+    get_realisation,
+    loads_store,
+    output_to_json,
+    preset,
+    refinement_example,
+    run,
+    store_from_json,
+    store_to_json,
 )
-from ..model.coalgebra import Created, Err, Output, run
-from ..model.examples import names as preset_names
-from ..model.examples import preset, refinement_example
-from ..model.jsonio import call_to_json, loads_store, output_to_json, store_from_json, store_to_json
-from ..model.lineage import Unfolding, ancestry, descendants
-from ..model.realisation import CONTEXTFS, Realisation, get_realisation
-from ..model.records import Id, Record
+from ..model import names as preset_names
 from ..model.store import EMPTY, Store, UnionUndefined, disjoint_union, mention_disjoint_union
 from ..viz import core as viz
 
@@ -152,7 +164,7 @@ def next_allocation(stores: Iterable[Store], letter: Letter, clocks: Iterable[in
     mentions (so an identifier freed by a delete is never handed out again); the
     clock is one more than every clock reading seen (records' times and ``clocks``).
     """
-    from ..model.alphabet import creates
+    from ..model import creates
 
     seen: set[Id] = set()
     top = 0
@@ -1206,7 +1218,7 @@ class MergeLab(_Explorer):
             return self.result
         rec = after.records[j]
         types = [self.store.records[i].type for i in self.ids]
-        from ..model.coalgebra import modes
+        from ..model import modes
 
         tied = sorted(modes(types))
         variants = [Theta(type_priority=(t,)) for t in tied] + [Theta(descending=True), DEFAULT_THETA]
@@ -1422,7 +1434,7 @@ class TenantsLab(_Explorer):
     @_safe
     def recall_prefix(self, prefix: str, theta: Theta = DEFAULT_THETA) -> dict[str, Any] | None:
         """Recall by ``prefix`` in each tenant alone and in the union (Proposition 6.3)."""
-        from ..model.alphabet import RecallPrefix
+        from ..model import RecallPrefix
 
         if not prefix:
             self._say("give a prefix.", error=True)

@@ -55,8 +55,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import CoalgError
-from ..model.records import ANCESTRY, LINEAGE, META_KEYS, FrozenMap, Record, Relation, inverse
-from ..model.store import Edge, Store
+from ..model import ANCESTRY, LINEAGE, META_KEYS, Edge, FrozenMap, Record, Relation, Store, inverse
 
 __all__ = [
     "FINDING_HELP",

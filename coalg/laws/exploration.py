@@ -48,30 +48,35 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model.alphabet import (
+from ..model import (
     DEFAULT_THETA,
     DERIVATIONS,
     Allocation,
     Call,
+    Created,
     Delete,
+    Err,
     Evolve,
+    Id,
     Letter,
     Link,
     Merge,
     Oracle,
+    Output,
+    Realisation,
     Recall,
     RecallPrefix,
+    Record,
+    Relation,
     Save,
     SaveAt,
     Split,
     Supersede,
     Theta,
+    Trace,
     creates,
     edge_writes,
 )
-from ..model.coalgebra import Created, Err, Output, Trace
-from ..model.realisation import Realisation
-from ..model.records import Id, Record, Relation
 from ..model.store import EMPTY, Store
 
 __all__ = [
@@ -250,7 +255,7 @@ ALPHABETS: dict[str, Callable[[Store], list[Letter]]] = {
 
 def start_of_contextfs(name: str) -> Start:
     """The seed called ``name`` as built by the ContextFS model (for examples)."""
-    from ..model.realisation import CONTEXTFS
+    from ..model import CONTEXTFS
 
     return start_of(CONTEXTFS, next(sd for sd in SEEDS if sd.name == name))
 
