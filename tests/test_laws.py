@@ -273,6 +273,7 @@ def test_run_laws_command_json_and_errors() -> None:
 
 SCRIPT = """
 import sys
+from coalg.cli.laws import run_laws_command
 for name in ("contextfs", "repaired"):
     for as_json in (True, False):
         sys.stdout.write(run_laws_command(name, as_json)[1])
