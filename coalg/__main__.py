@@ -1,4 +1,4 @@
-"""``python -m coalg``: the command line (see :mod:`coalg.cli.core`)."""
+"""``python -m coalg``: the command line (see :mod:`coalg.cli`)."""
 
 from .cli import main
 

@@ -74,7 +74,7 @@ def no_network(monkeypatch):
 
 
 def test_importing_the_runtime_module_does_not_import_contextfs() -> None:
-    code = "import sys, coalg.contextfs.runtime, coalg.contextfs.auditing, coalg.cli.core; print('contextfs' in sys.modules)"
+    code = "import sys, coalg.contextfs.runtime, coalg.contextfs.auditing, coalg.cli.main; print('contextfs' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
@@ -372,7 +372,7 @@ def test_without_the_package_every_entry_point_says_why(monkeypatch) -> None:  #
         ad.require()
     code = ("import importlib.util as u; f = u.find_spec; "
             "u.find_spec = lambda n, *a: None if n == 'contextfs' else f(n, *a); "
-            "from coalg.cli.core import main; raise SystemExit(main(['witness', 'R6.3']))")
+            "from coalg.cli.main import main; raise SystemExit(main(['witness', 'R6.3']))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "not installed" in p.stderr
 

@@ -7,9 +7,9 @@ from .._lazy import attach
 __getattr__, __dir__, __all__ = attach(__name__, __file__)
 
 if TYPE_CHECKING:
-    from .core import (
-        main,
-    )
     from .laws import (
         run_laws_command,
+    )
+    from .main import (
+        main,
     )

@@ -1,0 +1,101 @@
+"""``coalg audit``: check a ContextFS database against the laws, read-only."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .common import Formatter, UsageError, emit
+
+__all__ = ["register"]
+
+_AUDIT_DESCRIPTION = """\
+Audit a ContextFS SQLite database (tables memories and memory_edges, as
+contextfs 0.2.35 writes them) against the paper's laws, READ-ONLY: the file
+is opened with SQLite's read-only mode (immutable for a WAL database with an
+empty log); no journal, -wal or -shm file is created and the file's bytes and
+modification time do not change.
+
+views (--view):
+  contextfs  what ContextFS's own queries see (default): records with
+             deleted_at IS NULL, as recall sees them; every edge, soft-deleted
+             or not, as its edge and lineage queries read them
+  model      what the paper's model says a delete leaves: live records and
+             live edges only (a soft delete read as the model's delete)
+
+findings (each names the records involved):
+  L2    edge-record agreement: a record's ancestry metadata (evolved_from,
+        merged_from, split_from) names other parents than its ancestry
+        edges -- an edge write failed inside ContextFS's log-and-continue
+        handler, metadata was copied from a parent, or a delete took an edge
+  L3    inverse closure: an edge (x, r, y) without its inverse (y, r-bar, x)
+        -- half a pair left by a failing write, or link() without
+        bidirectional
+  L4ii  construction locality: a merged record filed in one namespace whose
+        merged_from sources lie in other namespaces: their content, tags
+        and metadata are now readable there
+  L7    referential integrity: an edge with an endpoint that holds no record
+        -- supersede of a missing id, evolve/split by a prefix (the prefix
+        string becomes the endpoint), a soft delete (its edges stay)
+  5.2   stable ancestry broken: a surviving record's metadata names a parent
+        that is gone or soft-deleted (a delete cut its ancestry)
+  6.3   prefix ambiguity: records sharing the 8-character handle the
+        ContextFS CLI and MCP server print; recall(handle) returns whichever
+        row comes first, in any namespace
+
+With no PATH, the bundled sample database data/sample-contextfs.db (made with
+the real package by tools/make_sample_db.py) is audited.
+"""
+
+_AUDIT_EPILOG = """\
+examples:
+  coalg audit ~/.contextfs/context.db
+  coalg audit data/sample-contextfs.db --json
+  coalg audit store.db --view model
+
+exit status: 0 no findings, 1 findings, 2 the file cannot be audited (missing,
+a directory, not SQLite, corrupt, locked by a writer, not a ContextFS
+database, or a newer schema) -- one line on stderr, never a traceback.
+A progress bar goes to stderr when it is a terminal (or with --progress).
+"""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="audit a ContextFS database read-only (dangling edges, L2 disagreements, cross-namespace merges, ...)",
+        description=_AUDIT_DESCRIPTION,
+        epilog=_AUDIT_EPILOG,
+        formatter_class=Formatter,
+    )
+    p.add_argument("path", nargs="?", metavar="PATH", help="the ContextFS SQLite file (default: the sample database)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("--view", choices=("contextfs", "model"), default="contextfs",
+                   help="which rows count as present (default: contextfs)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar on stderr even when it is not a terminal")
+    p.add_argument("--limit", type=int, default=50, metavar="N",
+                   help="findings listed in the human report (default 50; --json lists all)")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..contextfs import audit, format_report
+
+    path = args.path
+    if path is None:
+        sample = Path(__file__).resolve().parents[2] / "data" / "sample-contextfs.db"
+        if not sample.is_file():
+            raise UsageError("no PATH given and the sample database data/sample-contextfs.db is not here")
+        path = str(sample)
+        sys.stderr.write(f"coalg audit: no PATH given; auditing the sample database {path}\n")
+    show = args.progress or sys.stderr.isatty()
+    report = audit(path, args.view, progress=sys.stderr if show else None)
+    if args.json:
+        sys.stdout.write(json.dumps(report) + "\n")  # ASCII: safe on any terminal
+    else:
+        emit(args, report, format_report(report, limit=args.limit).rstrip("\n"))
+    return 1 if report["findings"] else 0
