@@ -6,27 +6,36 @@ returns a new store.  Undeclared enumeration orders are the explicit parameter
 θ (:class:`Theta`), never Python's hash order, so every output is the same under
 any ``PYTHONHASHSEED``.
 
-Paper section → module
+The house: one subpackage per concept, each with a face (its ``__init__``)
+that hands on its public names; the layers run from the bottom up, and no
+package imports one above it.
 
-=====================================  =======================================
-§3.1 identifiers, records, relations   :mod:`coalg.model.records`
-§3.1 stores, ⊎, closure conditions     :mod:`coalg.model.store`
-§3.2 alphabet, allocation oracle, θ    :mod:`coalg.model.alphabet`
-§3.3 the store coalgebra (ContextFS)   :mod:`coalg.model.coalgebra`
-§3.4 the lineage coalgebra             :mod:`coalg.model.lineage`
-§2.2, Def. 5.23 bisimilarity           :mod:`coalg.bisim.bisimilarity` (engine: :mod:`coalg.bisim.partition`)
-§3.5, §5.8, §7.1 bitemporal            :mod:`coalg.bitemporal.core`
-Def. 3.21, 3.23 laws and schema        :mod:`coalg.laws.clauses` (search: :mod:`coalg.laws.exploration`)
-§5 numbered results                    :mod:`coalg.laws.results`
-§6 composition                         :mod:`coalg.composition.core`
-repaired realisation                   :mod:`coalg.model.repaired`
-§9 open problems, as proposals         :mod:`coalg.open_problems`
-the real ContextFS 0.2.35              :mod:`coalg.contextfs.adapter`, :mod:`coalg.contextfs.runtime`
-auditing ContextFS databases           :mod:`coalg.contextfs.auditing`
-explorers (ipywidgets)                 :mod:`coalg.widgets.core`, presets in :mod:`coalg.model.examples`
-I/O: JSON stores, Aldebaran ``.aut``   :mod:`coalg.model.jsonio`, :mod:`coalg.bisim.aut`
-figures                                :mod:`coalg.viz.core` (needs matplotlib)
-=====================================  =======================================
+========================  ==================================================
+package                   what it holds (paper sections)
+========================  ==================================================
+:mod:`coalg.model`        identifiers, records, stores, the alphabet, θ, the
+                          store and lineage coalgebras, the JSON format, the
+                          ContextFS and repaired realisations, presets
+                          (§3.1–§3.4, §6.2)
+:mod:`coalg.bisim`        labelled transition systems, partition refinement,
+                          distinguishing formulas, Aldebaran ``.aut`` files,
+                          bisimilarity of stores (§2.2, Def. 5.23)
+:mod:`coalg.laws`         the laws L1–L7 and schema S1–S4 checked by
+                          exploration, one module per law family with the
+                          results of §5 about it (§3.6, §3.7, §5)
+:mod:`coalg.bitemporal`   histories, valid-time observations, Theorem 5.27 and
+                          Proposition 7.1 as proofs-as-data (§3.5, §5.8, §7.1)
+:mod:`coalg.composition`  disjoint union, the frame property, prefix
+                          collisions, tenants (§6)
+:mod:`coalg.contextfs`    the released ContextFS 0.2.35 driven offline, its
+                          runtime observations, the read-only audit
+:mod:`coalg.open_problems`  the six open problems as executable proposals (§9)
+:mod:`coalg.paper`        the registry of numbered items: verdicts, the
+                          witnesses, the traceability table
+:mod:`coalg.viz`          figures for the book (needs matplotlib)
+:mod:`coalg.widgets`      the explorers (needs ipywidgets)
+:mod:`coalg.cli`          ``python -m coalg``: one module per subcommand
+========================  ==================================================
 
 Every name below is importable from the package (``from coalg import
 run``), but the modules behind them are loaded on first use (PEP 562), so
