@@ -1,4 +1,4 @@
-"""The plot functions of coalg.viz.core on small inputs (Agg backend): what the axes contain, and house style."""
+"""The plot functions of coalg.viz on small inputs (Agg backend): what the axes contain, and house style."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Explorers: ipywidgets front ends over the pure library and the plots of :mod:`coalg.viz.core`.
+"""Explorers: ipywidgets front ends over the pure library and the plots of :mod:`coalg.viz`.
 
 Each explorer is a class whose methods are the whole behaviour — callable from a
 test or a notebook cell without a browser — and whose ``.widget`` (also shown
@@ -100,7 +100,7 @@ from ..model import (
 )
 from ..model import names as preset_names
 from ..model.store import EMPTY, Store, UnionUndefined, disjoint_union, mention_disjoint_union
-from ..viz import core as viz
+from .. import viz
 
 __all__ = [
     "OPERATIONS",
@@ -151,8 +151,8 @@ def render_png(draw: Callable[[Any], Any], figsize: tuple[float, float], *, ncol
 
 def store_png(store: Store, *, highlight: Iterable[Any] = (), labels: Any = "id",
               width: float = 7.5) -> bytes:
-    """The store graph (:func:`coalg.viz.core.plot_store`) as PNG bytes, legend on the right."""
-    h = viz._graph_figsize(viz.store_layout(store))[1]  # height grows with the tallest column
+    """The store graph (:func:`coalg.viz.plot_store`) as PNG bytes, legend on the right."""
+    h = viz.graph_figsize(viz.store_layout(store))[1]  # height grows with the tallest column
     return render_png(lambda ax: viz.plot_store(store, ax=ax, highlight=list(highlight), labels=labels),
                       (width, h), legend=1.9)
 
@@ -1652,14 +1652,14 @@ class RefinementStepper(_Explorer):
         return w.to_json()
 
     def round_png(self) -> bytes:
-        h = viz._graph_figsize(viz.store_layout(self.store))[1]
+        h = viz.graph_figsize(viz.store_layout(self.store))[1]
         return render_png(lambda ax: viz.plot_refinement(self.store, axes=[ax], rounds=self.rounds,
                                                          which=[self.round]), (6.5, h))
 
     def pair_png(self) -> bytes:
         s, t, _ = self.comparisons[self.pair_name]
         hl, hr = self.pair_highlight
-        h = max(viz._graph_figsize(viz.store_layout(x))[1] for x in (s, t))
+        h = max(viz.graph_figsize(viz.store_layout(x))[1] for x in (s, t))
 
         def draw(axes: list[Any]) -> None:
             for ax, st, hi, name in zip(axes, (s, t), (hl, hr), ("s", "t")):
