@@ -1,4 +1,4 @@
-"""The explorers of coalg.widgets.core, driven headlessly: set control values, click buttons, read state and images.
+"""The explorers of coalg.widgets, driven headlessly: set control values, click buttons, read state and images.
 
 Every invalid action must leave the state alone, show a sentence in the widget's
 message line, and never raise.
