@@ -139,7 +139,7 @@ def test_prefix_collision_plot() -> None:
 
 def test_the_face_hands_on_every_name_it_lists() -> None:
     """Each name of ``coalg.viz.__all__`` resolves (Appendix E calls ``viz.plot_benchmark``)."""
-    import coalg.viz as viz
+    from coalg import viz
 
     assert "plot_benchmark" in viz.__all__ and "graph_figsize" in viz.__all__
     for name in viz.__all__:
@@ -154,4 +154,4 @@ def test_benchmark_plot_one_line_per_peer_and_input() -> None:
     rows.append({"peer": "ours", "input": "pair", "states": 10, "seconds": 1.0, "shape": "compare"})
     ax = plot_benchmark({"bisim": rows}, input_names=["chain", "random"])
     assert len(ax.lines) == 4 and ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    assert [t.get_text() for t in ax.get_legend().get_texts()][0] == "ours: chain"
+    assert ax.get_legend().get_texts()[0].get_text() == "ours: chain"
