@@ -1,4 +1,4 @@
-"""The plot functions of coalg.viz.core on small inputs (Agg backend): what the axes contain, and house style."""
+"""The plot functions of coalg.viz on small inputs (Agg backend): what the axes contain, and house style."""
 
 from __future__ import annotations
 
@@ -135,3 +135,23 @@ def test_prefix_collision_plot() -> None:
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels == ["8 chars (32 bits)", "store size 50,000"]
     assert len([line for line in ax.lines if line.get_linestyle() == "--"]) == 1
+
+
+def test_the_face_hands_on_every_name_it_lists() -> None:
+    """Each name of ``coalg.viz.__all__`` resolves (Appendix E calls ``viz.plot_benchmark``)."""
+    from coalg import viz
+
+    assert "plot_benchmark" in viz.__all__ and "graph_figsize" in viz.__all__
+    for name in viz.__all__:
+        assert getattr(viz, name) is not None, name
+
+
+def test_benchmark_plot_one_line_per_peer_and_input() -> None:
+    from coalg.viz import plot_benchmark
+
+    rows = [{"peer": p, "input": i, "states": n, "seconds": n / 1e5, "shape": "x"}
+            for p in ("ours", "other") for i in ("chain", "random") for n in (10, 100, 1000)]
+    rows.append({"peer": "ours", "input": "pair", "states": 10, "seconds": 1.0, "shape": "compare"})
+    ax = plot_benchmark({"bisim": rows}, input_names=["chain", "random"])
+    assert len(ax.lines) == 4 and ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert ax.get_legend().get_texts()[0].get_text() == "ours: chain"

@@ -1,4 +1,4 @@
-"""Store graphs, unfoldings and refinement rounds (coalg.viz.core, coalg.bisim.bisimilarity.refinement_rounds), Agg backend."""
+"""Store graphs, unfoldings and refinement rounds (coalg.viz, coalg.bisim.bisimilarity.refinement_rounds), Agg backend."""
 
 from __future__ import annotations
 
@@ -163,7 +163,7 @@ def test_layout_is_deterministic_and_independent_of_construction_order() -> None
     layout = store_layout(s)
     assert layout["id0001"][0] == 0 and layout["id0004"][0] == 1 and layout["id0005"][0] == 2
     code = (
-        "import json, sys; from coalg.model.jsonio import loads_store; from coalg.viz.core import store_layout;"
+        "import json, sys; from coalg.model.jsonio import loads_store; from coalg.viz import store_layout;"
         "print(json.dumps(store_layout(loads_store(sys.stdin.read()))))"
     )
     outs = {
