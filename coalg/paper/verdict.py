@@ -76,7 +76,7 @@ ITEMS: dict[str, PaperItem] = {}
 
 ITEM_MODULES = (
     "coalg.laws.results",
-    "coalg.bitemporal.core",
+    "coalg.bitemporal.checks",
     "coalg.composition.core",
     "coalg.open_problems",
     "coalg.contextfs.runtime",

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..bisim import refinement_rounds
-from ..bitemporal.core import Mode, belief_regions, believed
+from ..bitemporal import Mode, belief_regions, believed
 from ..composition import (
     collision_threshold,
     prefix_bits,
