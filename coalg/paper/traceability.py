@@ -137,13 +137,13 @@ TABLE: tuple[Row, ...] = (
     _r("5.27", "Valid time is unrecoverable", "theorem", "coalg.bitemporal.checks.check_5_27"),
     _r("5.30", "L7 fails: reachable stores with dangling edges", "instantiation", "coalg.laws.results.check_5_30"),
     # §6 composition
-    _r("6.1", "What a consumer may cache", "theorem", "coalg.composition.core.check_6_1"),
-    _r("6.2", "Frame property", "theorem", "coalg.composition.core.check_6_2"),
-    _r("6.3", "The frame property fails for recall by prefix", "instantiation", "coalg.composition.core.check_6_3"),
-    _r("6.4", "Lineage observation does not compose under ⊎", "theorem", "coalg.composition.core.check_6_4"),
-    _r("6.5", "Mention-disjoint union", "definition", "coalg.composition.core.check_6_5"),
-    _r("6.6", "The refined union behaves", "theorem", "coalg.composition.core.check_6_6"),
-    _r("6.8", "When prefix resolution starts to bite", "instantiation", "coalg.composition.core.check_6_8"),
+    _r("6.1", "What a consumer may cache", "theorem", "coalg.composition.checks.check_6_1"),
+    _r("6.2", "Frame property", "theorem", "coalg.composition.checks.check_6_2"),
+    _r("6.3", "The frame property fails for recall by prefix", "instantiation", "coalg.composition.checks.check_6_3"),
+    _r("6.4", "Lineage observation does not compose under ⊎", "theorem", "coalg.composition.checks.check_6_4"),
+    _r("6.5", "Mention-disjoint union", "definition", "coalg.composition.checks.check_6_5"),
+    _r("6.6", "The refined union behaves", "theorem", "coalg.composition.checks.check_6_6"),
+    _r("6.8", "When prefix resolution starts to bite", "instantiation", "coalg.composition.checks.check_6_8"),
     # §7 limits
     _r("7.1", "Bitemporal repair", "theorem", "coalg.bitemporal.checks.check_7_1"),
     # 7.3 is read off the released package (issue 7: the real ContextFS at runtime)

@@ -77,7 +77,7 @@ ITEMS: dict[str, PaperItem] = {}
 ITEM_MODULES = (
     "coalg.laws.results",
     "coalg.bitemporal.checks",
-    "coalg.composition.core",
+    "coalg.composition.checks",
     "coalg.open_problems",
     "coalg.contextfs.runtime",
 )
