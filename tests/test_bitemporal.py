@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import os
+import pydoc
 import random
 import time
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -22,8 +24,8 @@ from hypothesis import strategies as st
 from strategies import records, stores, words
 
 from coalg.model import Evolve, Merge, Recall, Save, SaveAt, Split, Supersede
-from coalg.bitemporal.core import (
-    CST,
+import coalg.bitemporal
+from coalg.bitemporal import (
     History,
     HistoryError,
     Region,
@@ -43,6 +45,7 @@ from coalg.bitemporal.core import (
     non_degeneracy_witness,
     proposition_7_1,
     random_history,
+    RecordedPair,
     record,
     recording,
     recover_valid_times,
@@ -53,6 +56,7 @@ from coalg.bitemporal.core import (
     timeline_of,
     valid_at,
 )
+from coalg.bitemporal.timeline import CST
 from coalg.model import Created
 from coalg.model import CONTEXTFS
 from coalg.model import DESCENDANT, Record, Relation
@@ -172,14 +176,43 @@ def test_theorem_5_27_premise_fails_on_repaired() -> None:
     assert p.steps[3].title == "The results differ"
 
 
-def test_theorem_5_27_rejects_bad_pairs() -> None:
+@pytest.mark.parametrize("proof", [theorem_5_27, proposition_7_1])
+def test_both_proofs_reject_bad_pairs_alike(proof: Any) -> None:
+    """The two proofs validate their pair in one place (RecordedPair.of), with the same messages."""
     h, _ = meeting_example()
-    with pytest.raises(HistoryError):
-        theorem_5_27(History())
-    with pytest.raises(HistoryError):
-        theorem_5_27(h, h)
-    with pytest.raises(HistoryError):
-        theorem_5_27(h, History.of((Save(Record("x")), 1, 0)))
+    with pytest.raises(HistoryError, match="empty history"):
+        proof(History())
+    with pytest.raises(HistoryError, match="differ from h in some valid time"):
+        proof(h, h)
+    with pytest.raises(HistoryError, match="same calls and transaction times"):
+        proof(h, History.of((Save(Record("x")), 1, 0)))
+
+
+def test_recorded_pair_is_what_both_proofs_show() -> None:
+    h, h2 = meeting_example()
+    for real, proof in ((CONTEXTFS, theorem_5_27), (REPAIRED, proposition_7_1)):
+        pair = RecordedPair.of(h, h2, real)
+        assert pair.realisation is real and pair.in_hist_rec
+        assert pair.finals == (record(h, real), record(h2, real))
+        first = proof(h, h2, realisation=real).steps[0].data
+        assert {k: first[k] for k in ("h", "h_prime", "calls")} == pair.histories_json()
+        assert [c["vt_differs"] for c in first["calls"]] == [False, True]
+    pair = RecordedPair.of(h, h2, REPAIRED)
+    assert pair.issued_equal() == [True, False]  # κ writes τv: the letters part where τv does
+    assert all("equal" not in row for row in pair.issued_json(compare=False))
+    assert [c["stores_equal"] for c in pair.calls_json()] == [True, False]
+    assert RecordedPair.of(h).h_prime == shifted(h) and RecordedPair.of(h).realisation is CONTEXTFS
+
+
+def test_realisation_defaults_are_contextfs_and_print_stably() -> None:
+    """``realisation=None`` means the ContextFS model, and no signature shows a memory address."""
+    h, _ = meeting_example()
+    assert recording(h).realisation == "contextfs"
+    assert record(h) == record(h, CONTEXTFS) and in_hist_rec(h) == in_hist_rec(h, CONTEXTFS)
+    assert theorem_5_27(h).to_json() == theorem_5_27(h, realisation=CONTEXTFS).to_json()
+    assert "0x" not in pydoc.render_doc(coalg.bitemporal.record)
+    for name in coalg.bitemporal.__all__:
+        assert "0x" not in pydoc.render_doc(getattr(coalg.bitemporal, name)), name
 
 
 # --------------------------------------------------------------------------- Proposition 7.1

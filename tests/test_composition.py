@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import pydoc
 import subprocess
 import sys
 from pathlib import Path
@@ -44,8 +45,8 @@ from coalg.model import (
     uuid_like_ids,
 )
 from coalg.model import Found, run
-from coalg.composition.core import (
-    REMARK_6_8,
+import coalg.composition
+from coalg.composition import (
     ancestry_cache_check,
     cache_counterexamples,
     collision_threshold,
@@ -61,7 +62,8 @@ from coalg.composition.core import (
     tenants,
     union,
 )
-from coalg.model import beta
+from coalg.composition.prefixes import REMARK_6_8
+from coalg.model import CONTEXTFS, beta
 from coalg.model import Record, Relation
 from coalg.model.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union, mention_disjoint_union
 from coalg.paper import get_item, run_item
@@ -194,6 +196,18 @@ def test_verdicts_do_not_depend_on_the_hash_seed() -> None:
         assert p.returncode == 0, p.stderr
         outs.append(p.stdout)
     assert outs[0] == outs[1]
+
+
+def test_realisation_defaults_are_contextfs_and_print_stably() -> None:
+    """``realisation=None`` means the ContextFS model, and no signature shows a memory address."""
+    s, t = Store.of({"a": Record("A")}), Store.of({"b": Record("B")})
+    a, xi = Evolve("a", "A2"), Allocation(("n1",), 5)
+    assert frame_property(s, t, a, xi) == frame_property(s, t, a, xi, realisation=CONTEXTFS)
+    word = [Evolve("a", "A3"), Delete("a")]
+    alone, explicit = ancestry_cache_check(s, word), ancestry_cache_check(s, word, realisation=CONTEXTFS)
+    assert alone == explicit and alone["changed"] == ["a"]
+    for name in coalg.composition.__all__:
+        assert "0x" not in pydoc.render_doc(getattr(coalg.composition, name)), name
 
 
 # --------------------------------------------------------------------------- Proposition 6.2

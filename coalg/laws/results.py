@@ -9,7 +9,7 @@ Reading a verdict.  ``kind`` is fixed by the item: ``"property"`` for a result
 that asserts something holds, ``"counterexample"`` for one that exhibits a
 failure.  ``holds`` says whether *the paper's statement is confirmed* — for a
 counterexample item, that the counterexample was exhibited (the convention of
-:mod:`coalg.composition.core` and :mod:`coalg.bitemporal.core` too).  ``nature`` follows
+:mod:`coalg.composition` and :mod:`coalg.bitemporal` too).  ``nature`` follows
 the seed's two kinds of claim (paper §1.3): Theorem 5.7, Corollary 5.12,
 Proposition 5.17, Proposition 5.24 and the results of Section 3 are
 ``theorem``\\ s about the model, checked on every schema realisation (the

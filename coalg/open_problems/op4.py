@@ -195,7 +195,7 @@ def random_tenant(rng: random.Random, nu: str, ids: list[Id], n: int) -> Store:
 
 
 def frame_holds(s: Store, t: Store, a: Letter, xi: Allocation, nu: str, equality: Equality = "scoped") -> bool:
-    """Does ``α_ν(s ⊕ t)(a) = (o, s′ ⊕ t)`` hold (:func:`coalg.composition.core.frame_property`, ⊕)?"""
+    """Does ``α_ν(s ⊕ t)(a) = (o, s′ ⊕ t)`` hold (:func:`coalg.composition.frame_property`, ⊕)?"""
     return frame_property(s, t, a, xi, union="mention", realisation=scoped(nu, equality=equality)).holds
 
 

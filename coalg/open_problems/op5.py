@@ -3,7 +3,7 @@
 ContextFS has a second memory model, ``VersionedMem`` with a ``Timeline`` of
 ``VersionEntry``s, whose ``is_consistent`` checks monotone timestamps, a single
 memory id and unique version ids (``types/versioned.py:576``; here
-:meth:`coalg.bitemporal.core.Timeline.is_consistent`).  Nothing connects it to the
+:meth:`coalg.bitemporal.Timeline.is_consistent`).  Nothing connects it to the
 store.  :func:`timelines` is such a connection.
 
 The mapping Φ

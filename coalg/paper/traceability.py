@@ -95,7 +95,7 @@ TABLE: tuple[Row, ...] = (
     _d("3.16", "The functor H and its final coalgebra (3.16–3.17)", "coalg.bisim.bisimilarity.bisimilar"),
     _d("3.18", "Lineage coalgebra", "coalg.model.lineage.beta"),
     _d("3.19", "Ancestry subfunctor; ancestry unfolding", "coalg.model.lineage.ancestry"),
-    _r("3.20", "Histories, recording map, bitemporal observation", "definition", "coalg.bitemporal.core.check_3_20"),
+    _r("3.20", "Histories, recording map, bitemporal observation", "definition", "coalg.bitemporal.checks.check_3_20"),
     # Definition 3.21: the laws, clause by clause
     _d("3.21", "The laws L1–L7", "coalg.laws.clauses.law_table"),
     _law("L1", "Record monotonicity", "theorem"),
@@ -134,18 +134,18 @@ TABLE: tuple[Row, ...] = (
     _d("5.23", "Allocation-blind bisimilarity", "coalg.bisim.bisimilarity.allocation_blind_bisimilar"),
     _r("5.24", "Merge is idempotent up to allocation-blind bisimilarity", "theorem", "coalg.laws.results.check_5_24"),
     _r("5.25", "Merge is not commutative, even up to ≈", "instantiation", "coalg.laws.results.check_5_25"),
-    _r("5.27", "Valid time is unrecoverable", "theorem", "coalg.bitemporal.core.check_5_27"),
+    _r("5.27", "Valid time is unrecoverable", "theorem", "coalg.bitemporal.checks.check_5_27"),
     _r("5.30", "L7 fails: reachable stores with dangling edges", "instantiation", "coalg.laws.results.check_5_30"),
     # §6 composition
-    _r("6.1", "What a consumer may cache", "theorem", "coalg.composition.core.check_6_1"),
-    _r("6.2", "Frame property", "theorem", "coalg.composition.core.check_6_2"),
-    _r("6.3", "The frame property fails for recall by prefix", "instantiation", "coalg.composition.core.check_6_3"),
-    _r("6.4", "Lineage observation does not compose under ⊎", "theorem", "coalg.composition.core.check_6_4"),
-    _r("6.5", "Mention-disjoint union", "definition", "coalg.composition.core.check_6_5"),
-    _r("6.6", "The refined union behaves", "theorem", "coalg.composition.core.check_6_6"),
-    _r("6.8", "When prefix resolution starts to bite", "instantiation", "coalg.composition.core.check_6_8"),
+    _r("6.1", "What a consumer may cache", "theorem", "coalg.composition.checks.check_6_1"),
+    _r("6.2", "Frame property", "theorem", "coalg.composition.checks.check_6_2"),
+    _r("6.3", "The frame property fails for recall by prefix", "instantiation", "coalg.composition.checks.check_6_3"),
+    _r("6.4", "Lineage observation does not compose under ⊎", "theorem", "coalg.composition.checks.check_6_4"),
+    _r("6.5", "Mention-disjoint union", "definition", "coalg.composition.checks.check_6_5"),
+    _r("6.6", "The refined union behaves", "theorem", "coalg.composition.checks.check_6_6"),
+    _r("6.8", "When prefix resolution starts to bite", "instantiation", "coalg.composition.checks.check_6_8"),
     # §7 limits
-    _r("7.1", "Bitemporal repair", "theorem", "coalg.bitemporal.core.check_7_1"),
+    _r("7.1", "Bitemporal repair", "theorem", "coalg.bitemporal.checks.check_7_1"),
     # 7.3 is read off the released package (issue 7: the real ContextFS at runtime)
     _r("7.3", "Missing run-scoped state", "runtime", "coalg.contextfs.runtime.check_7_3"),
     # the same results observed on the released contextfs 0.2.35 (issue 7; coalg.contextfs.runtime)

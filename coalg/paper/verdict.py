@@ -76,8 +76,8 @@ ITEMS: dict[str, PaperItem] = {}
 
 ITEM_MODULES = (
     "coalg.laws.results",
-    "coalg.bitemporal.core",
-    "coalg.composition.core",
+    "coalg.bitemporal.checks",
+    "coalg.composition.checks",
     "coalg.open_problems",
     "coalg.contextfs.runtime",
 )
