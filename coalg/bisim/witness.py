@@ -58,25 +58,25 @@ class Witness:
 
 
 class History:
-    """Id of each state after each round, from a recorded refinement."""
+    """The block id of each state after each round, read off a refinement run with ``record``."""
 
-    def __init__(self, eng: Blocks) -> None:
-        n = eng.n
+    def __init__(self, run: Blocks) -> None:
+        n = run.n
         # initial ids are those of the observation classes (round 0)
-        self.init = Blocks(eng.lts, eng.use_numpy, record=False).blk
+        self.init = Blocks(run.lts, run.use_numpy, record=False).blk
         self.ev: dict[int, tuple[list[int], list[int]]] = {}
         self.np_ev: Any = None
-        if eng.use_numpy and eng.hist:
+        if run.use_numpy and run.hist:
             np = load_numpy()
-            rounds = np.concatenate([np.full(len(c), r, dtype=np.int64) for r, c, _ in eng.hist])
-            sts = np.concatenate([np.asarray(c, dtype=np.int64) for _, c, _ in eng.hist])
-            ids = np.concatenate([np.asarray(i, dtype=np.int64) for _, _, i in eng.hist])
+            rounds = np.concatenate([np.full(len(c), r, dtype=np.int64) for r, c, _ in run.hist])
+            sts = np.concatenate([np.asarray(c, dtype=np.int64) for _, c, _ in run.hist])
+            ids = np.concatenate([np.asarray(i, dtype=np.int64) for _, _, i in run.hist])
             order = np.argsort(sts, kind="stable")
             off = np.zeros(n + 1, dtype=np.int64)
             np.cumsum(np.bincount(sts, minlength=n), out=off[1:])
             self.np_ev = (off, rounds[order], ids[order])
         else:
-            for r, cs, ns in eng.hist:
+            for r, cs, ns in run.hist:
                 for x, i in zip(list(cs), list(ns)):
                     e = self.ev.get(x)
                     if e is None:
