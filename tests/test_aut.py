@@ -1,4 +1,4 @@
-"""Tests of coalg.bisim.aut: round trips, both parsers agreeing, and every hostile input naming its location."""
+"""Tests of coalg.bisim.aut, aut_read and aut_write: round trips, both parsers agreeing, and every hostile input naming its location."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import coalg.bisim.partition as R
 from coalg.bisim import AutLTS, disjoint_union, read_aut, write_aut
+from coalg.bisim.buffers import load_numpy
 from coalg.errors import InputError
 from coalg.bisim import coarsest_partition, refine
 
-BACKENDS = ["python", "numpy"] if R._load_numpy() is not None else ["python"]
+BACKENDS = ["python", "numpy"] if load_numpy() is not None else ["python"]
 
 label_names = st.text(
     alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters='\n\r"'), max_size=12
@@ -164,6 +164,9 @@ def test_payload_prefix() -> None:
     [
         ('des (0,1,2)\n(0,"rec:x",1)\n', 2, "not a self-loop"),
         ('des (0,2,1)\n(0,"rec:x",0)\n(0,"rec:y",0)\n', 3, "second payload"),
+        # the first bad transition in file order, whichever kind it is, with either backend
+        ('des (0,3,2)\n(0,"rec:x",0)\n(0,"rec:y",0)\n(0,"rec:z",1)\n', 3, "second payload"),
+        ('des (0,3,2)\n(0,"rec:z",1)\n(0,"rec:x",0)\n(0,"rec:y",0)\n', 2, "not a self-loop"),
     ],
 )
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -245,3 +248,26 @@ def test_nothing_is_evaluated() -> None:
 def test_write_rejects_unrepresentable_label() -> None:
     with pytest.raises(ValueError, match="line break"):
         write_aut(io.StringIO(), AutLTS.from_transitions(0, 1, [(0, "a\nb", 0)]))
+
+
+# --------------------------------------------------------------------------- immutability
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_buffers_of_an_autlts_cannot_be_written(backend: str) -> None:
+    """An AutLTS is a frozen value: its buffers refuse writes, also through NumPy views."""
+    text = 'des (0,3,2)\n(0,"a",1)\n(1,"rec:p",1)\n(1,b,0)\n'
+    aut = read_aut(io.StringIO(text), payload_prefix="rec:", backend=backend)  # type: ignore[arg-type]
+    union, _ = disjoint_union(aut, AutLTS.from_transitions(0, 1, [(0, "a", 0)]))
+    for value in (aut, union, AutLTS.from_transitions(0, 2, [(0, "a", 1)])):
+        bufs = [value.src, value.label, value.dst] + ([value.observations] if value.observations else [])
+        for buf in bufs:
+            assert buf.readonly and isinstance(buf.obj, bytes)  # no writable owner to reach either
+            with pytest.raises(TypeError):
+                buf[0] = 1
+            np = load_numpy()
+            if np is not None:
+                with pytest.raises(ValueError):
+                    np.frombuffer(buf, dtype=np.int32)[0] = 1
+        assert "0x" not in repr(value)
+    assert list(aut.src) == [0, 1] and list(aut.observations or []) == [0, 1]

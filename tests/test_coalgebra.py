@@ -7,6 +7,8 @@ the allocation oracle and replay, and immutability.
 
 from __future__ import annotations
 
+import pydoc
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -47,7 +49,7 @@ from coalg.model.coalgebra import (
     run,
     step,
 )
-from coalg.model import dumps_store
+from coalg.model import REPAIRED, dumps_store, step
 from coalg.model import ANCESTRY, FrozenMap, Record, Relation, meta_ancestry
 from coalg.model.store import EMPTY, Edge, Store
 
@@ -760,3 +762,22 @@ def test_chained_runs_continue_the_clock() -> None:
     assert latest_clock(first) == 2
     assert second.records[new].created_at == 3
     assert all(r.created_at < second.records[new].created_at for r in first.records.values())
+
+
+# --------------------------------------------------------------------------- stable documentation
+
+
+def test_help_of_run_and_replay_shows_no_memory_address() -> None:
+    """``step_fn`` defaults to ``None`` (the ContextFS step), so ``help`` reads the same in every run."""
+    for fn in (run, replay):
+        text = pydoc.render_doc(fn, renderer=pydoc.plaintext)
+        assert "0x" not in text and "step_fn: 'StepFunction | None' = None" in text
+
+
+def test_default_step_is_the_contextfs_step() -> None:
+    word = [Save(Record("a")), Evolve("id0001", "b"), Merge(("id0001", "id0002"))]
+    default = run(EMPTY, word)
+    assert default == run(EMPTY, word, step_fn=step)
+    assert replay(EMPTY, default) == default
+    repaired = run(EMPTY, word, step_fn=REPAIRED.step)
+    assert repaired != default and replay(EMPTY, repaired, step_fn=REPAIRED.step) == repaired

@@ -1,4 +1,4 @@
-"""The JSON format (coalg/jsonio.py): lossless, canonical, and hostile input gives InputError naming where."""
+"""The JSON format (coalg/model/jsonio.py, jsonletters.py, jsoncheck.py): lossless, canonical, and hostile input gives InputError naming where."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import any_letters, call_sequences, records, stores, thetas
 
-from coalg.model import jsonio
+from coalg.model import jsoncheck, jsonio, jsonletters
 from coalg.model import Allocation, Call, Evolve, Link, Merge, Save, Split, Theta
 from coalg.model import Created, Err, Flag, Found, Nothing, Wrote
 from coalg.errors import InputError
@@ -290,13 +290,14 @@ def test_nothing_is_evaluated(tmp_path: Path) -> None:
     assert s.records["a"].content == payload
     assert s.records["a"].metadata["__reduce__"] == (payload,)
     assert not marker.exists()
-    # statically: the module imports only json/os/typing helpers and calls no evaluator
-    tree = ast.parse(Path(jsonio.__file__).read_text())
-    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0}
-    assert imported <= {"__future__", "json", "os", "collections.abc", "typing"}
-    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
-    assert not called & {"eval", "exec", "compile", "__import__", "globals", "vars"}
+    # statically: the reading modules import only json/os/typing helpers and call no evaluator
+    for module in (jsonio, jsoncheck, jsonletters):
+        tree = ast.parse(Path(module.__file__ or "").read_text())
+        imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0}
+        assert imported <= {"__future__", "json", "os", "collections.abc", "typing"}, module
+        called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        assert not called & {"eval", "exec", "compile", "__import__", "globals", "vars"}
 
 
 # --------------------------------------------------------------------------- hostile files

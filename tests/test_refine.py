@@ -1,4 +1,4 @@
-"""Tests of coalg.bisim.partition: the worklist refiner against the naive oracle, witnesses against an HML evaluator."""
+"""Tests of coalg.bisim.partition, engine, acyclic and witness: the worklist refiner against the naive oracle, witnesses against an HML evaluator."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import coalg.bisim.partition as R
+from coalg.bisim import acyclic, blocks, rounds_numpy
+from coalg.bisim.buffers import load_numpy
+from coalg.bisim.engine import refined
 from coalg.bisim import (
     LTS,
     bisimilar_states,
@@ -27,7 +29,7 @@ from coalg.bisim import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-BACKENDS = ["python", "numpy"] if R._load_numpy() is not None else ["python"]
+BACKENDS = ["python", "numpy"] if load_numpy() is not None else ["python"]
 Triple = tuple[int, int, int]
 
 # --------------------------------------------------------------------------- strategies
@@ -202,9 +204,7 @@ def successors(n: int, trans: list[Triple]) -> list[list[tuple[int, int]]]:
 
 def engine_only(lts: LTS, backend: str) -> list[int]:
     """The worklist engine's partition, bypassing the one-pass route for acyclic inputs."""
-    eng = R._Engine(lts, backend == "numpy", record=False)
-    eng.run()
-    return eng.canonical().tolist()
+    return refined(lts, backend == "numpy").canonical().tolist()
 
 
 @pytest.mark.parametrize("route", ["refine", "engine"])
@@ -263,9 +263,9 @@ def test_acyclic_one_pass_matches_naive(backend: str, data: tuple[int, list[int]
     """Theorem-style check of the successors-first pass: on a DAG it is bisimilarity."""
     n, initial, trans = data
     lts = LTS.build(n, initial, trans)
-    got = R._well_founded(lts, backend == "numpy")
+    got = acyclic.well_founded(lts, backend == "numpy")
     if got is None:  # only a dense input under NumPy may be left to the engine
-        assert backend == "numpy" and not R._one_pass_pays(n, len(trans), False, True)
+        assert backend == "numpy" and not acyclic.one_pass_pays(n, len(trans), False, True)
         return
     assert got.tolist() == naive_partition(n, initial, trans)
     assert got.tolist() == engine_only(lts, backend)
@@ -278,13 +278,13 @@ def test_one_pass_declines_exactly_the_cyclic_inputs(
     backend: str, data: tuple[int, list[int], list[Triple]]
 ) -> None:
     n, initial, trans = data
-    got = R._well_founded(LTS.build(n, initial, trans), backend == "numpy")
+    got = acyclic.well_founded(LTS.build(n, initial, trans), backend == "numpy")
     if has_cycle(n, trans):
         assert got is None
     elif backend == "python":
         assert got is not None
     else:  # NumPy may leave a dense input to the vectorised engine
-        assert got is not None or not R._one_pass_pays(n, len(trans), False, True)
+        assert got is not None or not acyclic.one_pass_pays(n, len(trans), False, True)
 
 
 @pytest.mark.parametrize("threshold", [1, 2, 4])
@@ -293,25 +293,25 @@ def test_one_pass_declines_exactly_the_cyclic_inputs(
 def test_vectorised_rounds_match_naive(
     threshold: int, data: tuple[int, list[int], list[Triple]]
 ) -> None:
-    if R._load_numpy() is None:
+    if load_numpy() is None:
         pytest.skip("NumPy not installed")
     n, initial, trans = data
-    old = R._NUMPY_MIN_ROUND
-    R._NUMPY_MIN_ROUND = threshold
+    old = blocks.NUMPY_MIN_ROUND
+    blocks.NUMPY_MIN_ROUND = threshold
     try:
         got = refine(LTS.build(n, initial, trans), backend="numpy").tolist()
     finally:
-        R._NUMPY_MIN_ROUND = old
+        blocks.NUMPY_MIN_ROUND = old
     assert got == naive_partition(n, initial, trans)
 
 
 def test_hash_collisions_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a useless signature hash every round collides; the verification must regroup exactly."""
-    np = R._load_numpy()
+    np = load_numpy()
     if np is None:
         pytest.skip("NumPy not installed")
-    monkeypatch.setattr(R, "_mix64", lambda x: np.zeros_like(x))
-    monkeypatch.setattr(R, "_NUMPY_MIN_ROUND", 1)
+    monkeypatch.setattr(rounds_numpy, "mix64", lambda x: np.zeros_like(x))
+    monkeypatch.setattr(blocks, "NUMPY_MIN_ROUND", 1)
     rng = random.Random(7)
     for _ in range(60):
         n = rng.randint(1, 25)
@@ -448,15 +448,15 @@ def test_witness_from_vectorised_rounds(
     data: tuple[int, list[int], list[Triple]], pair: tuple[int, int]
 ) -> None:
     """Separation levels recorded by vectorised rounds (threshold 1) are the naive levels too."""
-    if R._load_numpy() is None:
+    if load_numpy() is None:
         pytest.skip("NumPy not installed")
     n, initial, trans = data
-    old = R._NUMPY_MIN_ROUND
-    R._NUMPY_MIN_ROUND = 1
+    old = blocks.NUMPY_MIN_ROUND
+    blocks.NUMPY_MIN_ROUND = 1
     try:
         check_witness(n, initial, trans, pair[0] % n, pair[1] % n, "numpy")
     finally:
-        R._NUMPY_MIN_ROUND = old
+        blocks.NUMPY_MIN_ROUND = old
 
 
 def test_witness_nondeterminism() -> None:
@@ -524,7 +524,7 @@ def test_small_inputs_do_not_import_numpy() -> None:
     code = (
         "import sys, io\n"
         "import coalg.bisim.partition as R\n"
-        "from coalg.bisim.aut import read_aut\n"
+        "from coalg.bisim import read_aut\n"
         "a = read_aut(io.StringIO('des (0,2,3)\\n(0,a,1)\\n(1,a,2)\\n'))\n"
         "print(R.refine(a.to_lts()).tolist(), 'numpy' in sys.modules)\n"
     )
@@ -555,8 +555,9 @@ def test_no_numpy_subprocess() -> None:
     code = (
         "import sys; sys.modules['numpy'] = None\n"
         "import coalg.bisim.partition as R, io\n"
-        "from coalg.bisim.aut import read_aut\n"
-        "assert R._load_numpy() is None\n"
+        "from coalg.bisim import read_aut\n"
+        "from coalg.bisim.buffers import load_numpy\n"
+        "assert load_numpy() is None\n"
         "print(R.coarsest_partition(5, None, [(0, 0, 1), (2, 0, 3), (3, 0, 4)]))\n"
         "a = read_aut(io.StringIO('des (0,2,3)\\n(0,\"a,b\",1)\\n(1,c,2)\\n'))\n"
         "print(a.labels, R.refine(a.to_lts()).tolist())\n"
@@ -583,3 +584,25 @@ def test_lts_accessors() -> None:
     assert sorted(lts.transitions()) == [(0, 0, 1), (2, 0, 2), (2, 1, 0)]
     assert lts.successors(2) == [(1, 0), (0, 2)]
     assert list(lts.initial) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_buffers_of_an_lts_cannot_be_written(backend: str) -> None:
+    """An LTS is a frozen value: no buffer of it can be written, also through NumPy views,
+    and refining it (which works on buffers of its own) leaves it as it was."""
+    lts = LTS.from_arrays(3, [1, 1, 2], [0, 1, 2], [0, 0, 1], [1, 2, 0], backend=backend)  # type: ignore[arg-type]
+    fields = ["initial", "out_offsets", "out_labels", "out_targets", "in_offsets", "in_sources"]
+    before = {f: getattr(lts, f).tolist() for f in fields}
+    refine(lts, backend=backend)  # type: ignore[arg-type]
+    assert distinguishing_witness(lts, None, 0, 1, backend=backend) is not None  # type: ignore[arg-type]
+    np = load_numpy()
+    for f in fields:
+        buf = getattr(lts, f)
+        assert buf.tolist() == before[f]
+        assert buf.readonly and isinstance(buf.obj, bytes)  # no writable owner to reach either
+        with pytest.raises(TypeError):
+            buf[0] = 7
+        if np is not None:
+            with pytest.raises(ValueError):
+                np.frombuffer(buf, dtype=np.int64 if buf.format == "q" else np.int32)[0] = 7
+    assert repr(lts) == "LTS(n_states=3, n_transitions=3, n_labels=2)"

@@ -9,6 +9,9 @@ dangling edge of any label), and θ-independence (L5).
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 
@@ -29,9 +32,10 @@ from coalg.model import (
 )
 from coalg.model import Created, Err, Flag, Found, Nothing, Wrote, run
 from coalg.laws import choice_words, run_choices
-from coalg.model import REALISATIONS
+import coalg.model
+from coalg.model import CONTEXTFS, REALISATIONS, get_realisation
 from coalg.model import ANCESTRY, Record, Relation, meta_ancestry
-from coalg.model.repaired import (
+from coalg.model import (
     ANCESTRY_KEYS,
     BOOKKEEPING_KEYS,
     REPAIRED,
@@ -332,3 +336,34 @@ def test_derivations_never_change_old_ancestry(choices: list[int]) -> None:
         s, s2 = t.states[k], t.states[k + 1]
         assert s.is_ancestry_closed()
         assert all(beta_minus(s, i) == beta_minus(s2, i) for i in s.dom())
+
+
+# --------------------------------------------------------------------------- the registry
+
+
+def test_registry_lists_both_realisations_read_only() -> None:
+    assert dict(REALISATIONS) == {"contextfs": CONTEXTFS, "repaired": REPAIRED}
+    assert get_realisation("repaired") is REPAIRED
+    with pytest.raises(TypeError):
+        REALISATIONS["other"] = CONTEXTFS  # type: ignore[index]
+    with pytest.raises(KeyError, match="known: contextfs, repaired"):
+        get_realisation("nope")
+
+
+def test_realisation_reprs_show_no_memory_address() -> None:
+    for real in (CONTEXTFS, REPAIRED):
+        text = repr(real)
+        assert "0x" not in text and "step_fn" not in text and f"name={real.name!r}" in text
+
+
+def test_neither_realisation_imports_the_other_or_the_registry() -> None:
+    """The registry sits above both realisations: no import cycle, and no import hidden in a function."""
+    root = Path(coalg.model.__file__).parent
+    for name in ("realisation", "repaired", "repair_rules"):
+        tree = ast.parse((root / f"{name}.py").read_text())
+        modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert not modules & {"registry", "repaired"} - {name}, name
+        if name == "realisation":
+            assert not modules & {"repair_rules"}
+        functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+        assert not [i for f in functions for i in ast.walk(f) if isinstance(i, (ast.Import, ast.ImportFrom))]

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..laws.clauses import format_law_table, law_table
-from ..model.realisation import get_realisation
+from ..model import get_realisation
 from .common import Formatter, UsageError
 
 __all__ = ["register", "run_laws_command"]
@@ -51,7 +51,7 @@ def run_laws_command(realisation: str, as_json: bool) -> tuple[int, str]:
         try:
             r = get_realisation(realisation)
         except KeyError:
-            from ..model.realisation import REALISATIONS
+            from ..model import REALISATIONS
 
             known = ", ".join(sorted([*REALISATIONS, "contextfs-runtime"]))
             return 2, f"error: unknown realisation {realisation!r}; known: {known}\n"
