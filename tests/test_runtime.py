@@ -74,7 +74,7 @@ def no_network(monkeypatch):
 
 
 def test_importing_the_runtime_module_does_not_import_contextfs() -> None:
-    code = "import sys, coalg.contextfs.runtime, coalg.contextfs.auditing, coalg.cli.main; print('contextfs' in sys.modules)"
+    code = "import sys, coalg.contextfs.runtime, coalg.contextfs.auditing, coalg.cli.app; print('contextfs' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
@@ -372,7 +372,7 @@ def test_without_the_package_every_entry_point_says_why(monkeypatch) -> None:  #
         ad.require()
     code = ("import importlib.util as u; f = u.find_spec; "
             "u.find_spec = lambda n, *a: None if n == 'contextfs' else f(n, *a); "
-            "from coalg.cli.main import main; raise SystemExit(main(['witness', 'R6.3']))")
+            "from coalg.cli import main; raise SystemExit(main(['witness', 'R6.3']))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "not installed" in p.stderr
 
@@ -398,11 +398,13 @@ def test_laws_command_on_the_package_is_reproducible_across_hash_seeds() -> None
     assert sorted(k for k, c in table["clauses"].items() if c["holds"]) == ["L1", "L3", "L4i", "S1", "S2", "S3", "S4"]
 
 
-def test_laws_command_without_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    from coalg.contextfs import adapter as contextfs_adapter
+def test_laws_command_without_the_package(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from coalg.cli import main, realisation_law_table
+    from coalg.contextfs import ContextFSUnavailable, adapter
 
-    monkeypatch.setattr(contextfs_adapter, "unavailable_reason", lambda: "contextfs is not installed (test)")
-    from coalg.cli import run_laws_command
-
-    code, text = run_laws_command("contextfs-runtime", False)
-    assert (code, text) == (2, "error: contextfs is not installed (test)\n")
+    monkeypatch.setattr(adapter, "unavailable_reason", lambda: "contextfs is not installed (test)")
+    with pytest.raises(ContextFSUnavailable, match=r"^contextfs is not installed \(test\)$"):
+        realisation_law_table("contextfs-runtime")
+    assert main(["laws", "-r", "contextfs-runtime"]) == 2
+    assert capsys.readouterr() == ("", "coalg laws: error: contextfs is not installed (test)\n")
