@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from ..laws.clauses import format_law_table, law_table
+from ..laws import format_law_table, law_table
 from ..model.realisation import get_realisation
 from .common import Formatter, UsageError
 

@@ -25,7 +25,7 @@ Every function raises :class:`~coalg.contextfs.adapter.ContextFSUnavailable`
 (a :class:`~coalg.errors.CoalgError`) when the package is not installed.
 Importing this module does not import ``contextfs``.
 
->>> from coalg.paper.verdict import get_item
+>>> from coalg.paper import get_item
 >>> get_item("R5.20").nature, get_item("7.3").nature
 ('runtime', 'runtime')
 """

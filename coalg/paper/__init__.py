@@ -1,5 +1,5 @@
-"""The paper's numbered items: verdicts, the registry behind ``coalg witness`` and the
-traceability table."""
+"""The paper's numbered items: the one table of items, verdicts, the witness registry behind
+``coalg witness`` and the traceability table."""
 
 from typing import TYPE_CHECKING
 
@@ -8,22 +8,32 @@ from .._lazy import attach
 __getattr__, __dir__, __all__ = attach(__name__, __file__)
 
 if TYPE_CHECKING:
+    from .items import (
+        NUMBERED,
+        Kind,
+        Nature,
+        NumberedItem,
+        Table2Entry,
+        conventional_test_name,
+        numbered,
+    )
+    from .registry import (
+        ITEM_MODULES,
+        ITEMS,
+        PaperItem,
+        get_item,
+        known_items,
+        run_item,
+    )
     from .traceability import (
         TABLE,
         Row,
         by_item,
-        conventional_test_name,
         resolve,
         rows,
         table_json,
     )
     from .verdict import (
-        ITEM_MODULES,
-        ITEMS,
-        PaperItem,
         Verdict,
-        get_item,
-        known_items,
         paper_item,
-        run_item,
     )
