@@ -1,9 +1,8 @@
-"""The laws L1–L7 and the derivation schema S1–S4 (paper Definitions 3.21, 3.23) checked by
-exploration, and the numbered results of §3 and §5 about them.
+"""The laws L1–L7 and the schema S1–S4 (Defs. 3.21, 3.23), checked by exploration, and §3/§5 results.
 
 The exploration engine (:mod:`~coalg.laws.seeds`, :mod:`~coalg.laws.exploration`,
-:mod:`~coalg.laws.search`) and the clause type (:mod:`~coalg.laws.clause`) come
-first; then one module per law family, each with its predicate, its clause and
+:mod:`~coalg.laws.walks`, :mod:`~coalg.laws.search`, with :mod:`~coalg.laws.display`
+for how calls print) and the clause type (:mod:`~coalg.laws.clause`) come first; then one module per law family, each with its predicate, its clause and
 the paper's results about it: :mod:`~coalg.laws.monotonicity` (L1, 5.1–5.2),
 :mod:`~coalg.laws.agreement` (L2, 5.14–5.15), :mod:`~coalg.laws.inverse_closure`
 (L3, 5.16), :mod:`~coalg.laws.locality` (L4, 3.22, 5.17–5.19),
@@ -54,10 +53,7 @@ if TYPE_CHECKING:
         Exploration,
         Node,
         Transition,
-        choice_words,
         explore,
-        random_transitions,
-        run_choices,
     )
     from .foundations import (
         check_3_6,
@@ -142,4 +138,9 @@ if TYPE_CHECKING:
         format_law_table,
         get_clause,
         law_table,
+    )
+    from .walks import (
+        choice_words,
+        random_transitions,
+        run_choices,
     )

@@ -1,5 +1,8 @@
-"""Edge–record agreement: law L2 (Def. 3.21), Proposition 5.14 (ancestry is stored twice and the two
-need not agree) and Remark 5.15 (two metadata fallbacks that disagree with each other).
+"""Edge–record agreement: law L2 (Def. 3.21), Proposition 5.14 and Remark 5.15.
+
+Proposition 5.14: ancestry is stored twice, as edges and as metadata, and the
+two need not agree.  Remark 5.15: the two metadata fallbacks of ContextFS
+disagree with each other.
 
 L2 is checked on S_lin, restricted to records created by derivations, reading
 the ancestry metadata through the realisation's declared reader

@@ -1,6 +1,8 @@
-"""Stable ancestry (paper §5.2): Theorem 5.7 (ancestry is stable), Proposition 5.9 (the fragment is
-closed and reachable, via the invariant AC⁺), Corollary 5.12 (behavioural stability, by finality) and
-Proposition 5.13 (full lineage is not stable).
+"""Stable ancestry (paper §5.2): Theorem 5.7, Proposition 5.9, Corollary 5.12 and Proposition 5.13.
+
+Theorem 5.7: ancestry is stable.  Proposition 5.9: the fragment is closed and
+reachable (via the invariant AC⁺).  Corollary 5.12: behavioural stability, by
+finality.  Proposition 5.13: full lineage is not stable.
 
 Theorem 5.7 and Corollary 5.12 are theorems about the model, checked on every
 schema realisation; 5.9 and 5.13 read the ContextFS model.  Theorem 5.7 is
@@ -40,9 +42,10 @@ from ..model import (
 )
 from ..paper import Verdict, paper_item
 from .common import SCHEMA_REALISATIONS, calls_of, observation_json, states_of, word_json
-from .exploration import Transition, explore, random_transitions, run_choices
+from .exploration import Transition, explore
 from .monotonicity import is_creating_call
 from .seeds import SEEDS, seed_named
+from .walks import random_transitions, run_choices
 
 __all__ = ["check_5_7", "check_5_9", "check_5_12", "check_5_13"]
 

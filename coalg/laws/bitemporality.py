@@ -1,5 +1,7 @@
-"""Bitemporality: law L6 (Def. 3.21), checked as separation on recording histories (Def. 3.20 (a),
-strong form).  That ContextFS fails it for any history is Theorem 5.27 (:mod:`coalg.bitemporal`).
+"""Bitemporality: law L6 (Def. 3.21), checked as separation on recording histories.
+
+The strong form of Def. 3.20 (a).  That ContextFS fails it for any history is
+Theorem 5.27 (:mod:`coalg.bitemporal`).
 
 Pairs h ∼vt h′ from ∅ whose valid times reach the realisation through the
 letters' valid-time argument (the channel κ, :func:`kappa`) are compared by the

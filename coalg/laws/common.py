@@ -1,5 +1,7 @@
-"""What the numbered results of §3 and §5 share: the realisations a theorem is checked on, JSON of
-observations and words, runs with the explorer's allocation, and a law verdict read as a paper item.
+"""What the numbered results of §3 and §5 share.
+
+The realisations a theorem is checked on, JSON of observations and words, runs
+with the explorer's allocation, and a law verdict read as a paper item.
 
 Reading a result's verdict.  ``kind`` is fixed by the item: ``"property"`` for a
 result that asserts something holds, ``"counterexample"`` for one that exhibits a

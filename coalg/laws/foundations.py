@@ -1,6 +1,8 @@
-"""The results of §3 about the model itself: Proposition 3.6 (stores under ⊎ form a partial
-commutative monoid) and Remark 3.9 (why the allocation oracle: without it the structure map is a
-relation).  Both are theorems, checked on every schema realisation where a realisation matters.
+"""The results of §3 about the model itself: Proposition 3.6 and Remark 3.9.
+
+Proposition 3.6: stores under ⊎ form a partial commutative monoid.  Remark 3.9:
+why the allocation oracle — without it the structure map is a relation.  Both
+are theorems, checked on every schema realisation where a realisation matters.
 """
 
 from __future__ import annotations

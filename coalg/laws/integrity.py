@@ -1,5 +1,6 @@
-"""Lineage referential integrity: law L7 (Def. 3.21) and Proposition 5.30 (reachable stores with
-dangling edges, so L7 fails).
+"""Lineage referential integrity: law L7 (Def. 3.21) and Proposition 5.30.
+
+Proposition 5.30: reachable stores have dangling edges, so L7 fails.
 
 L7 is checked in its lineage form (labels R⁻ ∪ R⁺) over the *full* reachable
 set: every letter the model accepts, prefix naming included (witness W2 of

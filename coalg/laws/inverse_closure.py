@@ -1,5 +1,7 @@
-"""Inverse closure: law L3 (Def. 3.21, amended) and Proposition 5.16 (it holds for derivation calls,
-edge writes succeeding; on the fault path a one-way edge remains).
+"""Inverse closure: law L3 (Def. 3.21, amended) and Proposition 5.16.
+
+Proposition 5.16: L3 holds for derivation calls, edge writes succeeding; on the
+fault path a one-way edge remains.
 
 The amended form: every edge a derivation adds has its inverse in E_s′ (not
 necessarily new).  The fault path — a failing second edge write — is

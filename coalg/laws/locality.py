@@ -1,6 +1,8 @@
-"""Namespace locality: law L4 (Def. 3.21) in its two parts, Remark 3.22 (confinement for the whole
-alphabet is unsatisfiable), Proposition 5.17 (confinement holds), Proposition 5.18 (merge carries
-payload across the boundary) and Remark 5.19 (where the merge result is filed).
+"""Namespace locality: law L4 (Def. 3.21) in its two parts, Remark 3.22 and Propositions 5.17–5.19.
+
+Remark 3.22: confinement for the whole alphabet is unsatisfiable.  Proposition
+5.17: confinement holds.  Proposition 5.18: merge carries payload across the
+boundary.  Remark 5.19: where the merge result is filed.
 
 * **L4(i)** confinement, with strictly fresh allocations (the oracle's) and the
   letters of A_ν(s) (:func:`fibre_of`): α(π_ν s)(a) = (o, π_ν s′), and every

@@ -1,5 +1,7 @@
-"""Merge up to allocation-blind bisimilarity (paper §5.7): Proposition 5.24 (merge is idempotent up
-to ≈) and Proposition 5.25 (merge is not commutative, even up to ≈).
+"""Merge up to allocation-blind bisimilarity (paper §5.7): Propositions 5.24 and 5.25.
+
+Proposition 5.24: merge is idempotent up to ≈.  Proposition 5.25: merge is not
+commutative, even up to ≈.
 
 Proposition 5.24 is a theorem about the model, checked with strictly fresh
 allocations on every schema realisation; Proposition 5.25 reads the ContextFS

@@ -1,5 +1,7 @@
-"""Record monotonicity: law L1 (Def. 3.21), Proposition 5.1 (it holds on the fragment) and
-Proposition 5.2 (delete and save-at break it, and ancestry with it).
+"""Record monotonicity: law L1 (Def. 3.21), Propositions 5.1 and 5.2.
+
+Proposition 5.1: L1 holds on the fragment.  Proposition 5.2: delete and save-at
+break it, and ancestry with it.
 
 L1 is checked for fresh saves and derivations named by equality, edge writes
 succeeding (the paper's reading) — or, for a realisation without independent

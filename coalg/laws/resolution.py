@@ -1,5 +1,6 @@
-"""Resolution independence: law L5 (Def. 3.21) and Proposition 5.20 (the merged type depends on an
-undeclared order, so L5 fails).
+"""Resolution independence: law L5 (Def. 3.21) and Proposition 5.20.
+
+Proposition 5.20: the merged type depends on an undeclared order, so L5 fails.
 
 L5 says α_θ(s)(a) = α_θ′(s)(a) for every resolution θ = (c, ≺): the choice c among
 tied merge types and the row order ≺ among identifiers a prefix matches.  Every

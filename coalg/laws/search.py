@@ -36,8 +36,9 @@ from ..model import (
 )
 from ..paper import Verdict
 from .display import show_call
-from .exploration import Transition, explore, random_transitions, rerun
+from .exploration import Transition, explore
 from .seeds import SEEDS, Seed, Start
+from .walks import random_transitions, rerun
 
 __all__ = [
     "MINIMAL",

@@ -1,5 +1,7 @@
-"""The law table: every clause of Definitions 3.21 and 3.23 in the paper's order, checked on a
-realisation — the paper's Table 2, computed (``python -m coalg laws``).
+"""The law table: the paper's Table 2, computed (``python -m coalg laws``).
+
+Every clause of Definitions 3.21 and 3.23, in the paper's order, checked on a
+realisation.
 
 Nothing is hard-coded: the verdicts come out of the search.  On the ContextFS
 model L1, L3 and L4(i) hold and L2, L4(ii), L5, L6 and L7 fail (3 hold, 5 fail,

@@ -1,5 +1,8 @@
-"""The paper's numbered items: the one table of items, verdicts, the witness registry behind
-``coalg witness`` and the traceability table."""
+"""The paper's numbered items: one table, verdicts, the witness registry and the traceability table.
+
+The table is :mod:`coalg.paper.items`; ``coalg witness`` reads the registry
+(:mod:`coalg.paper.registry`), the book's appendix the traceability table.
+"""
 
 from typing import TYPE_CHECKING
 
@@ -35,5 +38,6 @@ if TYPE_CHECKING:
     )
     from .verdict import (
         Verdict,
+        marked_item,
         paper_item,
     )

@@ -76,6 +76,9 @@ class _Registry(Mapping[str, PaperItem]):
     def __len__(self) -> int:
         return len(known_items())
 
+    def __repr__(self) -> str:
+        return f"<the registry of {len(self)} paper items with a witness>"
+
 
 ITEMS: Mapping[str, PaperItem] = _Registry()
 """The registry as a read-only mapping, item → :class:`PaperItem`."""
