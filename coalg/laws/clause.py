@@ -89,9 +89,10 @@ class Clause:
 
     def docstring(self) -> str:
         """The documentation of ``check_<key>``: the statement, then the parameters."""
-        faults = ("    Whether every single failing edge write is tried as well; ``None`` reads the realisation "
-                  "(see :class:`~coalg.laws.clause.Clause`)." if self.fault_choice else
-                  "    Not accepted: this clause is checked without injected faults.")
+        default = ("reads the realisation (see :class:`~coalg.laws.clause.Clause`)" if self.faults is None
+                   else f"means {self.faults}")
+        faults = (f"    Whether every single failing edge write is tried as well; ``None`` {default}."
+                  if self.fault_choice else "    Not accepted: this clause is checked without injected faults.")
         return (f"{self.statement}\n\nParameters\n----------\nrealisation : Realisation\n"
                 "    The realisation whose step function is run.\n"
                 f"faults : bool or None\n{faults}\n"
