@@ -19,7 +19,7 @@ from coalg.contextfs import AVAILABLE, unavailable_reason
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"runtime tests need contextfs 0.2.35: {unavailable_reason()}")
 
-from coalg.laws import clauses as laws
+from coalg import laws
 from coalg.model import (
     Allocation,
     Delete,
