@@ -8,7 +8,7 @@ path (:func:`resolve`).  The test-name convention is
 :func:`coalg.paper.items.conventional_test_name`; a test whose name extends the
 conventional one with ``_…`` counts too.
 
-``tests/test_traceability.py`` fails when a ``done`` row's function does not
+``tests/paper/test_traceability.py`` fails when a ``done`` row's function does not
 import, when no test of its name exists under ``tests/``, or when a witness is
 not decorated as the item its row names.
 

@@ -22,7 +22,7 @@ from coalg.laws import history_lineage, router_lineage
 from coalg.model import Store
 from coalg.paper import Verdict, get_item, known_items, run_item
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 HOME = {
     "3.6": "foundations", "3.9": "foundations", "3.22": "locality", "5.1": "monotonicity", "5.2": "monotonicity",

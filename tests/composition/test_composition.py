@@ -69,7 +69,7 @@ from coalg.model.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union
 from coalg.paper import get_item, run_item
 
 PROPERTY = settings(derandomize=True, max_examples=60, deadline=None)
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 S_IDS = st.text(alphabet="ab", min_size=1, max_size=2)
 T_IDS = st.text(alphabet="cd", min_size=1, max_size=2)

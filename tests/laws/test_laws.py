@@ -45,7 +45,7 @@ from coalg.model import CONTEXTFS, get_realisation
 from coalg.model import ANCESTRY, LINEAGE, Relation, meta_ancestry
 from coalg.model import REPAIRED, derived_record
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 EXPECTED_CONTEXTFS = {
     "L1": True, "L2": False, "L3": True, "L4i": True, "L4ii": False, "L5": False, "L6": False, "L7": False,

@@ -20,7 +20,7 @@ import pytest
 from coalg.paper import traceability as tr
 from coalg.paper import ITEMS, NUMBERED, Verdict, get_item, known_items, marked_item, numbered, paper_item
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 
 SPEC_INDEX = (
     "3.1", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "3.9", "3.10", "3.14", "3.15", "3.16", "3.18", "3.19",

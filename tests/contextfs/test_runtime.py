@@ -40,7 +40,7 @@ from coalg.model import CONTEXTFS
 from coalg.model import Record, Relation
 from coalg.model import Store
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
