@@ -7,7 +7,8 @@
   your own JupyterLab settings (~/.jupyter/lab/user-settings) still win over them.
 * tools/lab/labextensions/coalg-chapters adds the "coalg-chapter" file type that
   overrides.json refers to (chapters only; README.md and book/STYLE.md stay Markdown).
-* Nothing is fetched from outside 127.0.0.1: no news feed, no update check.
+* Nothing is fetched from outside 127.0.0.1: no news feed, no update check, and the
+  extension manager only lists what is installed (it never searches PyPI).
 """
 
 from pathlib import Path
@@ -26,3 +27,4 @@ c.LabApp.app_settings_dir = str(HERE / "settings")
 c.LabApp.extra_labextensions_path = [str(HERE / "labextensions")]
 c.LabApp.news_url = None
 c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"
+c.LabApp.extension_manager = "readonly"
