@@ -2,12 +2,12 @@
 
     python tools/lab_prepare.py [--scratch DIR]      (DIR defaults to scratch/)
 
-1. Copies every chapter and explorer listed in _toc.yml, and the files under data/, into
-   DIR (git-ignored), keeping their paths: book/03-6-laws.md -> scratch/book/03-6-laws.md.
-   A copy that already exists is never overwritten, so your edits survive the next start;
-   delete a copy to get a fresh one. Chapters find their files the same way from a copy:
-   `../data/sample-contextfs.db` from scratch/book/ is scratch/data/sample-contextfs.db, and
-   a chapter that looks upwards for bench/ finds the project's.
+1. Copies every chapter and explorer listed in _toc.yml, and the folders chapters read files
+   from (data/, bench/), into DIR (git-ignored), keeping their paths:
+   book/03-6-laws.md -> scratch/book/03-6-laws.md. A copy that already exists is never
+   overwritten, so your edits survive the next start; delete a copy to get a fresh one.
+   Chapters find their files the same way from a copy: `../data/sample-contextfs.db` from
+   scratch/book/ is scratch/data/sample-contextfs.db, `../bench` is scratch/bench.
 2. Writes DIR/START.ipynb, the page `make lab` opens on: the chapters in book order and the
    explorers, each a link to its copy and to its source.
 
@@ -28,7 +28,10 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 LANDING = "START.ipynb"
-DATA = "data"
+# Folders whose files chapters open by relative path (the sample database; the benchmark
+# generator and the committed results). tests/test_lab.py runs those chapters from a copy.
+SUPPORT = ("data", "bench")
+SKIP_PARTS = ("__pycache__", "tmp", ".ipynb_checkpoints")
 JUPYTEXT_HEADER = "---\njupytext:"
 
 
@@ -105,7 +108,7 @@ def _scratch_dir(arg: str) -> Path:
     if scratch == ROOT or ROOT not in scratch.parents:
         raise PrepareError(f"--scratch {arg}: must be a directory inside {ROOT} (chapters look "
                            "for the project's bench/ above their copy), not the project itself")
-    for tracked in ("book", "notebooks", DATA, "coalg", "tools", "tests"):
+    for tracked in ("book", "notebooks", *SUPPORT, "coalg", "tools", "tests"):
         if scratch == ROOT / tracked or ROOT / tracked in scratch.parents:
             raise PrepareError(f"--scratch {arg}: must not be inside the tracked folder {tracked}/")
     if scratch.exists() and not scratch.is_dir():
@@ -149,9 +152,9 @@ The book's cover page is [{root.title}]({intro_link}).
 
 **Your copies, in `{here}/`.** The titles open *your own copies*, which `make lab` put in
 `{here}/` the first time it started. `{here}/` is ignored by git, so edit, save and break
-things freely: the book does not change. A copy works where it is: a chapter that reads
-`data/sample-contextfs.db` finds it in `{here}/data/`. To start a chapter afresh, delete its
-copy and run `make lab` again. *Your copy differs* means you edited it, or the book changed
+things freely: the book does not change. A copy works where it is: the files a chapter reads
+(`data/`, `bench/`) are copied too. To start a chapter afresh, delete its copy and run
+`make lab` again. *Your copy differs* means you edited it, or the book changed
 since the copy was made.
 
 **The book's sources.** A *source* link opens the file the book is built from. Saving it
@@ -181,7 +184,8 @@ def prepare(scratch_arg: str = "scratch") -> tuple[Path, int, int]:
     scratch = _scratch_dir(scratch_arg)
     root, parts = read_toc()
     wanted = [e.path for part in parts for e in part.entries if e.notebook]
-    wanted += sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / DATA).rglob("*") if p.is_file())
+    wanted += sorted(p.relative_to(ROOT).as_posix() for folder in SUPPORT for p in (ROOT / folder).rglob("*")
+                     if p.is_file() and not set(p.relative_to(ROOT).parts) & set(SKIP_PARTS))
     copied = sum(_copy_missing(relative, scratch) for relative in wanted)
     landing = scratch / LANDING
     text = landing_notebook(root, parts, scratch)
