@@ -20,6 +20,7 @@ import asyncio
 import shutil
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,10 @@ def lab_form(path: Path, metadata: dict[str, Any] | None = None) -> bytes:
         root = Path(tmp)
         shutil.copyfile(ROOT / "jupytext.toml", root / "jupytext.toml")
         shutil.copyfile(path, root / path.name)
-        asyncio.run(_lab_save(root, path.name, metadata))
+        # In a thread of its own: asyncio.run refuses to start inside a running event loop
+        # (a caller such as a test session may have one, e.g. playwright's).
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(asyncio.run, _lab_save(root, path.name, metadata)).result()
         return (root / path.name).read_bytes()
 
 
