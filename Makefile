@@ -2,7 +2,8 @@
 #   make book   build the web book into _build/html (open _build/html/index.html);
 #               --all re-executes every chapter even if only coalg/ changed
 #   make test   run the whole test suite (unit tests, doctests, book build + browser checks)
-#   make lab    open the notebooks in JupyterLab (live widgets)
+#   make lab    JupyterLab on the whole project: every chapter and explorer opens as a notebook;
+#               your copies to play with live in scratch/ (git-ignored)
 #   make explorers  serve the explorer notebooks as live apps with Voila (127.0.0.1 only)
 #   make setup  install everything the above need (run by each of them)
 
@@ -25,9 +26,13 @@ book: setup
 test: setup
 	$(PY) -m pytest
 
+# tools/lab_prepare.py copies the chapters and explorers into scratch/ (never overwriting a
+# copy) and writes scratch/START.ipynb; tools/lab/jupyter_lab_config.py serves the project root
+# on 127.0.0.1, opens on that page, and makes the chapters open as notebooks.
 lab: setup
-	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(LAB_PORT) \
-	  $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.root_dir=notebooks
+	$(PY) tools/lab_prepare.py
+	$(VENV)/bin/jupyter lab --config=tools/lab/jupyter_lab_config.py --port=$(LAB_PORT) \
+	  $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
 # Voila needs no --allow-root. JUPYTER_PATH adds tools/jupyter/voila/templates/coalg: Voila's lab
 # template without the Font Awesome stylesheets it would fetch from cdn.jsdelivr.net, so nothing
