@@ -42,7 +42,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 import yaml  # type: ignore[import-untyped]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LAB_DIR = ROOT / "tools" / "lab"
 EXTENSION_JS = LAB_DIR / "labextensions" / "coalg-chapters" / "static" / "remoteEntry.js"
 START_TIMEOUT_S = 90
