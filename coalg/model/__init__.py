@@ -73,6 +73,9 @@ if TYPE_CHECKING:
         CSR,
         LineageIndex,
     )
+    from .jsoncheck import (
+        JsonInputError,
+    )
     from .jsonio import (
         FORMAT,
         MAX_BYTES,
