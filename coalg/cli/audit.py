@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from .common import Formatter, UsageError, emit
+from .common import Formatter, UsageError, count, emit
 
 __all__ = ["register"]
 
@@ -75,7 +75,7 @@ def register(sub: Any) -> None:
     p.add_argument("--view", choices=("contextfs", "model"), default="contextfs",
                    help="which rows count as present (default: contextfs)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr even when it is not a terminal")
-    p.add_argument("--limit", type=int, default=50, metavar="N",
+    p.add_argument("--limit", type=count, default=50, metavar="N",
                    help="findings listed in the human report (default 50; --json lists all)")
     p.set_defaults(func=_run)
 
