@@ -1,4 +1,4 @@
-"""The read-only audit of ContextFS databases (coalg.contextfs.auditing) and the sample database.
+"""The read-only audit of ContextFS databases (coalg.contextfs.database, .auditing) and the sample database.
 
 The audit itself needs no ContextFS: the fixtures here are written with plain
 sqlite3 in contextfs 0.2.35's schema.  Only the sample regeneration check runs
@@ -20,17 +20,19 @@ from pathlib import Path
 
 import pytest
 
-from coalg.contextfs.auditing import (
-    _SCHEMA,
+from coalg.contextfs import (
+    AVAILABLE,
     FINDING_HELP,
     LAW_ORDER,
+    SCHEMA,
     AuditError,
     audit,
     format_report,
     make_demo_database,
+    make_synthetic_database,
     read_database,
+    unavailable_reason,
 )
-from coalg.contextfs import AVAILABLE, unavailable_reason
 from coalg.model import Relation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +49,7 @@ def _db(tmp_path: Path, records: list[tuple], edges: list[tuple], name: str = "t
     """records: (id, namespace, metadata dict[, deleted]); edges: (from, relation, to[, deleted])."""
     path = tmp_path / name
     conn = sqlite3.connect(path)
-    conn.executescript(_SCHEMA)
+    conn.executescript(SCHEMA)
     conn.execute("INSERT INTO alembic_version VALUES (?)", (revision,))
     for r in records:
         i, ns, meta = r[:3]
@@ -161,7 +163,7 @@ def test_newer_schemas_are_refused(tmp_path: Path) -> None:
         audit(newer)
     col = tmp_path / "column.db"
     conn = sqlite3.connect(col)
-    conn.executescript(_SCHEMA.replace("authoritative INTEGER DEFAULT 0,", "authoritative INTEGER DEFAULT 0, "
+    conn.executescript(SCHEMA.replace("authoritative INTEGER DEFAULT 0,", "authoritative INTEGER DEFAULT 0, "
                                        "tenant_key TEXT NOT NULL,"))
     conn.close()
     with pytest.raises(AuditError, match="requires column.*tenant_key"):
@@ -293,19 +295,25 @@ def test_sample_database_is_reproducible_with_the_real_package(tmp_path: Path) -
 
 
 def test_a_large_database_is_audited_quickly(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from audit_bench import generate  # type: ignore[import-not-found]
-    finally:
-        sys.path.pop(0)
     path = str(tmp_path / "big.db")
-    stats = generate(path, 20_000)
+    stats = make_synthetic_database(path, 20_000)
     t0 = time.perf_counter()
     rep = audit(path)
     dt = time.perf_counter() - t0
     assert rep["records"] == stats["records"] - stats["soft_deleted"]
     assert rep["counts"]["L3"] >= stats["one_way"] and rep["counts"]["L7"] >= 2 * stats["superseded_missing"]
     assert dt < 10, f"20k records took {dt:.1f} s (the budget is 100k in 10 s)"
+
+
+def test_the_synthetic_database_is_reproducible(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    stats = make_synthetic_database(a, 3_000)
+    assert make_synthetic_database(b, 3_000) == stats and a.read_bytes() == b.read_bytes()
+    assert stats["records"] == 3_000 and stats["hard_deleted"] == stats["soft_deleted"] == 6
+    rep = audit(a)
+    assert rep["records"] == 3_000 - stats["soft_deleted"] and rep["counts"]["L7"] >= 2 * stats["superseded_missing"]
+    make_synthetic_database(tmp_path / "c.db", 3_000, seed=8)
+    assert (tmp_path / "c.db").read_bytes() != a.read_bytes()
 
 
 def test_finding_help_covers_every_law() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from coalg.contextfs.auditing import _SCHEMA, make_demo_database
+from coalg.contextfs import SCHEMA, make_demo_database
 from coalg.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ def test_human_report_names_the_view_and_the_findings() -> None:
 def test_clean_database_exits_0(tmp_path: Path) -> None:
     path = tmp_path / "clean.db"
     conn = sqlite3.connect(path)
-    conn.executescript(_SCHEMA)
+    conn.executescript(SCHEMA)
     conn.execute("INSERT INTO alembic_version VALUES ('009')")
     conn.execute("INSERT INTO memories (id, content, type, namespace_id, created_at, updated_at, metadata) "
                  "VALUES ('a', 'x', 'fact', 'n', 't', 't', '{}')")

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from coalg.cli.laws import run_laws_command
+from coalg.cli import UnknownRealisation, main, realisation_law_table
 from coalg.model import Merge, Theta
 from coalg.model import Created, run
 from coalg.model import call_from_json, store_from_json, theta_from_json
@@ -28,6 +28,7 @@ from coalg.laws import (
     LAW_CLAUSES,
     check_L2,
     check_L5,
+    format_law_table,
     l3_fault_path,
     l7_strong_form,
     law_table,
@@ -251,32 +252,46 @@ def test_repaired_reads_ancestry_from_edges() -> None:
 # --------------------------------------------------------------------------- the command
 
 
-def test_run_laws_command_human() -> None:
-    code, text = run_laws_command("contextfs", False)
-    assert code == 0
+def _laws_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["laws", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_laws_command_human(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, err = _laws_cli(capsys, "--realisation", "contextfs")
+    assert code == 0 and err == ""
+    assert text == format_law_table(realisation_law_table("contextfs"))
     header = next(line for line in text.splitlines() if line.startswith("clause"))
     assert "kind" in header and "holds" in header and "explored" in header
     assert "3 of 8 law clauses hold, 5 fail; 4 of 4 schema clauses hold." in text
     assert "instantiation" in text and "theorem" in text and "L3 holds in the fault-free reading only" in text
-    code, text = run_laws_command("repaired", False)
+    code, text, _ = _laws_cli(capsys, "-r", "repaired")
     assert code == 0 and "8 of 8 law clauses hold, 0 fail" in text
 
 
-def test_run_laws_command_json_and_errors() -> None:
-    code, text = run_laws_command("repaired", True)
+def test_laws_command_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _ = _laws_cli(capsys, "-r", "repaired", "--json")
     d = json.loads(text)
-    assert code == 0 and d == law_table(REPAIRED)
+    assert code == 0 and d == law_table(REPAIRED) == realisation_law_table("repaired")
     assert text == json.dumps(d, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-    code, text = run_laws_command("nope", True)
-    assert code == 2 and "unknown realisation" in text
+    code, text, err = _laws_cli(capsys, "-r", "nope", "--json")
+    assert (code, text) == (2, "")
+    assert err == ("coalg laws: error: unknown realisation 'nope'; "
+                   "known: contextfs, contextfs-runtime, repaired\n")
+
+
+def test_realisation_law_table_raises_a_clear_error() -> None:
+    with pytest.raises(UnknownRealisation, match="unknown realisation 'nope'; known: contextfs, "):
+        realisation_law_table("nope")
+    assert realisation_law_table("contextfs") == law_table(CONTEXTFS)
 
 
 SCRIPT = """
-import sys
-from coalg.cli.laws import run_laws_command
+from coalg.cli import main
 for name in ("contextfs", "repaired"):
-    for as_json in (True, False):
-        sys.stdout.write(run_laws_command(name, as_json)[1])
+    for flags in (["--json"], []):
+        main(["laws", "-r", name, *flags])
 """
 
 

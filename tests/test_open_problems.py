@@ -518,14 +518,14 @@ def test_op5_is_consistent_is_faithful() -> None:
 
 
 def test_op5_is_consistent_agrees_with_the_released_package() -> None:
-    from coalg.contextfs import adapter as adapter
+    from coalg import contextfs
 
-    if not adapter.AVAILABLE:
-        pytest.skip(adapter.unavailable_reason() or "contextfs is not installed")
-    adapter.modules()
+    if not contextfs.AVAILABLE:
+        pytest.skip(contextfs.unavailable_reason() or "contextfs is not installed")
+    contextfs.modules()
     import importlib
 
-    with adapter.sandbox().env():
+    with contextfs.sandbox().env():
         vmod = importlib.import_module("contextfs.types.versioned")
     rng = random.Random(5)
     t0 = datetime(2026, 1, 29, 12, tzinfo=UTC)

@@ -45,9 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def cfs():
-    from coalg.contextfs import adapter as ad
+    import coalg.contextfs
 
-    return ad
+    return coalg.contextfs
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +73,13 @@ def no_network(monkeypatch):
 # =========================================================================== the adapter
 
 
-def test_importing_the_runtime_module_does_not_import_contextfs() -> None:
-    code = "import sys, coalg.contextfs.runtime, coalg.contextfs.auditing, coalg.cli.main; print('contextfs' in sys.modules)"
+def test_importing_the_runtime_modules_does_not_import_contextfs() -> None:
+    package = ROOT / "coalg" / "contextfs"
+    names = sorted(p.stem for p in package.glob("*.py") if p.stem != "__init__")
+    assert {"adapter", "auditing", "live", "offline", "runtime"} <= set(names)
+    code = ("import sys, importlib, coalg.cli.app\n"
+            f"for name in {names!r}: importlib.import_module('coalg.contextfs.' + name)\n"
+            "print('contextfs' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
@@ -140,12 +145,27 @@ def test_steps_agree_with_the_model_on_the_lineage(cfs, merged_seed, letter, all
 
 
 def test_allocated_uuids_are_renamed_to_the_allocation(cfs, merged_seed) -> None:
-    out, after = cfs.RUNTIME.step(merged_seed, Split("id0003", ("a", "b")), Allocation(("x1", "x2"), 9))
+    letter, xi = Split("id0003", ("a", "b")), Allocation(("x1", "x2"), 9)
+    report = cfs.engine().run(merged_seed, letter, xi)
+    out, after = report.output, report.store
     assert isinstance(out, Created) and out.ids == ("x1", "x2")
-    mapping = cfs.engine().last["allocated"]
-    assert list(mapping.values()) == ["x1", "x2"]
+    mapping = dict(report.allocated)
+    assert list(mapping.values()) == ["x1", "x2"] and report.letter == "split"
     assert all(len(k) == 12 and k[8] == "-" for k in mapping)  # str(uuid4())[:12]
     assert after.records["x1"].metadata["split_timestamp"] == 9 and after.records["x2"].created_at == 9
+    # the realisation's step is the report's output and store (fresh uuids, the same values after renaming)
+    calls = cfs.engine().calls
+    assert cfs.RUNTIME.step(merged_seed, letter, xi) == (out, after) and cfs.engine().calls == calls + 1
+
+
+def test_the_step_report_is_a_value(cfs, merged_seed) -> None:
+    report = cfs.engine().run(merged_seed, Recall("id0001"), Allocation((), 4))
+    with pytest.raises(AttributeError):
+        report.warnings = ("changed",)  # type: ignore[misc]
+    assert (report.allocated, report.warnings, report.faults) == ((), (), ())
+    assert not hasattr(cfs.engine(), "last")
+    refused = cfs.engine().run(merged_seed, Evolve("id0001", "v"), Allocation(("id0001",), 4))
+    assert isinstance(refused.output, Err) and refused.store == merged_seed and refused.allocated == ()
 
 
 def test_outputs_for_missing_records(cfs, merged_seed) -> None:
@@ -187,13 +207,15 @@ def test_unknown_types_are_carried_by_unused_memory_types(cfs) -> None:
 def test_edge_faults_are_a_trigger_and_match_the_model(cfs, letter, faults, expect) -> None:
     s = start_of(cfs.RUNTIME, SEEDS[1]).store
     alloc = Allocation(("j",) if letter.kind in ("evolve", "merge") else (), 3)
-    _, after = cfs.RUNTIME.step(s, letter, alloc, faults=frozenset(faults))
+    report = cfs.engine().run(s, letter, alloc, faults=frozenset(faults))
+    after = report.store
+    assert report.faults == tuple(sorted(faults))
     got = {(e.source, e.relation.value, e.target) for e in after.edges}
     assert got == expect
     _, model_after = CONTEXTFS.step(s, letter, alloc, faults=frozenset(faults))
     assert after.edges == model_after.edges
     if faults and letter.kind == "evolve":
-        assert any("injected edge-write failure" in w for w in cfs.engine().last["warnings"])
+        assert any("injected edge-write failure" in w for w in report.warnings)
 
 
 def test_wrote_reports_the_edges_the_package_wrote(cfs) -> None:
@@ -243,7 +265,7 @@ def test_observed_l5_is_prefix_resolution_and_l3_fault_path_fails(observed) -> N
 
 
 def test_comparison_with_the_model(observed) -> None:
-    from coalg.contextfs.runtime import DIFFERENCES, GENERAL_DIFFERENCES, compare_tables, format_comparison
+    from coalg.contextfs import DIFFERENCES, GENERAL_DIFFERENCES, compare_tables, format_comparison
 
     rows = compare_tables(observed=observed)
     assert [r["clause"] for r in rows] == list(laws.CLAUSES)
@@ -256,7 +278,7 @@ def test_comparison_with_the_model(observed) -> None:
 
 
 def test_full_budget_is_described() -> None:
-    from coalg.contextfs.runtime import FULL, REDUCED
+    from coalg.contextfs import FULL, REDUCED
 
     assert FULL.max_len == 2 and REDUCED.max_len == 1 and "length ≤ 1" in REDUCED.describe()
 
@@ -363,7 +385,7 @@ def test_witness_cli_runs_a_runtime_item() -> None:
 def test_without_the_package_every_entry_point_says_why(monkeypatch) -> None:  # noqa: ANN001
     import importlib.util
 
-    from coalg.contextfs import adapter as ad
+    import coalg.contextfs as ad
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n == "contextfs" else real(n, *a))
@@ -372,7 +394,7 @@ def test_without_the_package_every_entry_point_says_why(monkeypatch) -> None:  #
         ad.require()
     code = ("import importlib.util as u; f = u.find_spec; "
             "u.find_spec = lambda n, *a: None if n == 'contextfs' else f(n, *a); "
-            "from coalg.cli.main import main; raise SystemExit(main(['witness', 'R6.3']))")
+            "from coalg.cli import main; raise SystemExit(main(['witness', 'R6.3']))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "not installed" in p.stderr
 
@@ -398,11 +420,13 @@ def test_laws_command_on_the_package_is_reproducible_across_hash_seeds() -> None
     assert sorted(k for k, c in table["clauses"].items() if c["holds"]) == ["L1", "L3", "L4i", "S1", "S2", "S3", "S4"]
 
 
-def test_laws_command_without_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    from coalg.contextfs import adapter as contextfs_adapter
+def test_laws_command_without_the_package(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from coalg.cli import main, realisation_law_table
+    from coalg.contextfs import ContextFSUnavailable, offline
 
-    monkeypatch.setattr(contextfs_adapter, "unavailable_reason", lambda: "contextfs is not installed (test)")
-    from coalg.cli import run_laws_command
-
-    code, text = run_laws_command("contextfs-runtime", False)
-    assert (code, text) == (2, "error: contextfs is not installed (test)\n")
+    monkeypatch.setattr(offline, "unavailable_reason", lambda: "contextfs is not installed (test)")
+    with pytest.raises(ContextFSUnavailable, match=r"^contextfs is not installed \(test\)$"):
+        realisation_law_table("contextfs-runtime")
+    assert main(["laws", "-r", "contextfs-runtime"]) == 2
+    assert capsys.readouterr() == ("", "coalg laws: error: contextfs is not installed (test)\n")

@@ -60,6 +60,7 @@ from typing import Any
 from ..bitemporal import believed
 from ..model import (
     DEFAULT_THETA,
+    EMPTY,
     REPAIRED,
     Allocation,
     Created,
@@ -72,13 +73,13 @@ from ..model import (
     Relation,
     RepairedRealisation,
     Save,
+    Store,
     Theta,
     Time,
     Trace,
     run,
     store_to_json,
 )
-from ..model.store import EMPTY, Store
 from ._common import random_run, trace_json
 from .proposed import PROPOSED, provenance
 

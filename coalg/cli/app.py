@@ -1,6 +1,6 @@
 """The ``coalg`` command line.
 
-Each subcommand is a module of this package whose ``register(subparsers)`` that adds its
+Each subcommand is a module of this package with a ``register(subparsers)`` that adds its
 parser and sets ``func`` to a handler ``(args) -> int``; add it to
 ``_SUBCOMMANDS`` and it is wired up.  Handlers raise; :func:`main` turns
 expected failures (bad input, unreadable files) into one line
@@ -19,7 +19,7 @@ from ..errors import CoalgError
 from . import audit, bisim, laws, witness
 from .common import Formatter, Handler, Parser, UsageError
 
-__all__ = ["main"]
+__all__ = ["build_parser", "main"]
 
 _DESCRIPTION = """\
 coalg: executable coalgebraic memory.
