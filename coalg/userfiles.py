@@ -30,7 +30,7 @@ import os
 import stat
 from collections.abc import Callable, Iterable
 
-__all__ = ["Fail", "check_regular", "display_name", "read_regular", "write_atomic"]
+__all__ = ["Fail", "check_regular", "display_name", "kind_of", "read_head", "read_regular", "write_atomic"]
 
 Fail = Callable[[str], Exception]
 """A format's error for a message about the file (the format adds the file's name)."""
@@ -91,6 +91,19 @@ def read_regular(path: str | os.PathLike[str], max_bytes: int, fail: Fail) -> by
     st = check_regular(path, fail)
     if st.st_size > max_bytes:
         raise fail(f"file is {st.st_size} bytes, more than the limit of {max_bytes}")
+    data = _read(path, max_bytes + 1, fail)
+    if len(data) > max_bytes:
+        raise fail(f"file is more than the limit of {max_bytes} bytes")
+    return data
+
+
+def read_head(path: str | os.PathLike[str], n: int, fail: Fail) -> bytes:
+    """The first ``n`` bytes (fewer if the file is shorter) of a regular file, checked as by :func:`read_regular`."""
+    check_regular(path, fail)
+    return _read(path, n, fail)
+
+
+def _read(path: str | os.PathLike[str], n: int, fail: Fail) -> bytes:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
@@ -101,12 +114,20 @@ def read_regular(path: str | os.PathLike[str], max_bytes: int, fail: Fail) -> by
         if kind is not None:
             raise fail(f"is {kind}, not a regular file")
         try:
-            data = f.read(max_bytes + 1)
+            return f.read(n)
         except OSError as e:
             raise fail(f"cannot read: {e.strerror or e.__class__.__name__}") from None
-    if len(data) > max_bytes:
-        raise fail(f"file is more than the limit of {max_bytes} bytes")
-    return data
+
+
+def kind_of(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` is when it exists and is not a regular file (``"a FIFO (named pipe)"``, ...); else None.
+
+    Never opens it.
+    """
+    try:
+        return _kind(os.stat(path).st_mode)
+    except OSError:
+        return None
 
 
 def write_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes], fail: Fail) -> None:

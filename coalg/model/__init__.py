@@ -125,6 +125,7 @@ if TYPE_CHECKING:
         ID_POSITIONS,
         INVERSE_TABLE,
         LINEAGE,
+        MAX_DEPTH,
         META_KEYS,
         FrozenMap,
         Id,
