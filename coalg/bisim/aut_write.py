@@ -21,7 +21,8 @@ __all__ = ["write_aut"]
 
 
 def _quote(name: str) -> str:
-    if "\n" in name or "\r" in name:
+    # quoted, a carriage return inside a label is never the end of a line: only a newline cannot be written
+    if "\n" in name:
         raise ValueError(f"label {name!r} contains a line break; .aut cannot represent it")
     return f'"{name}"'
 

@@ -77,8 +77,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # BLAS threads, and starting them costs ~50 ms per run (the user's setting wins).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = build_parser()
-    args = parser.parse_args(None if argv is None else list(argv))
+    args, extra = parser.parse_known_args(None if argv is None else list(argv))
     name = f"coalg {args.command}"
+    if extra:  # named by the subcommand they were given to, in one line like every usage error
+        sys.stderr.write(f"{name}: error: unrecognized arguments: {' '.join(extra)} (see {name} --help)\n")
+        return 2
     handler: Handler = args.func
     try:
         return handler(args)

@@ -190,20 +190,20 @@ def json_path(link: _Link, prefix: str = "") -> str:
     >>> for k in range(40):
     ...     link = (link, k)
     >>> json_path(link, "meta")
-    'meta[0][1][2][3][4][5][6][7]....28 more....[36][37][38][39]'
+    'meta[0][1][2][3][4][5][6][7]...(28 more)...[36][37][38][39]'
     """
     keys: list[str | int] = []
     while link is not None:
         link, key = link
         keys.append(key)
     keys.reverse()
-    if len(keys) > 16:  # a deep path: its start and its end
-        keys = [*keys[:8], f"...{len(keys) - 12} more...", *keys[-4:]]
     out = prefix
-    for key in keys:
-        if isinstance(key, int):
+    for k, key in enumerate(keys):
+        if len(keys) > 16 and 8 <= k < len(keys) - 4:  # a deep path: its start and its end
+            out += f"...({len(keys) - 12} more)..." if k == 8 else ""
+        elif isinstance(key, int):
             out += f"[{key}]"
-        elif key.isidentifier() and key.isascii() or key.startswith("..."):
+        elif key.isidentifier() and key.isascii():
             out += f".{key}" if out else key
         else:
             out += f"[{json.dumps(key)}]"
