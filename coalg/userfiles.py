@@ -45,9 +45,13 @@ _KINDS = (
 
 
 def display_name(path: str | os.PathLike[str]) -> str:
-    """The path as text for messages (``''`` shows as ``"''"``, so it is never invisible)."""
+    """The path as text for messages, quoted when it is empty or holds what does not print.
+
+    >>> display_name("data/a.aut"), display_name(""), display_name("a\\nb")
+    ('data/a.aut', "''", "'a\\\\nb'")
+    """
     p = os.fspath(path)
-    return p if p else "''"
+    return p if p and p.isprintable() else repr(p)
 
 
 def _kind(mode: int) -> str | None:
@@ -75,6 +79,8 @@ def check_regular(path: str | os.PathLike[str], fail: Fail) -> os.stat_result:
         raise fail("no such file (a folder on its path is a file)") from None
     except OSError as e:
         raise fail(f"cannot read: {e.strerror or e.__class__.__name__}") from None
+    except ValueError:  # os.stat refuses a path with a NUL character
+        raise fail("the path contains a NUL character") from None
     kind = _kind(st.st_mode)
     if kind is not None:
         raise fail(f"is {kind}, not a regular file")
@@ -143,6 +149,8 @@ def write_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes], fail: Fa
     """
     if os.fspath(path) == "":
         raise fail("no file name given (the path is empty)")
+    if "\0" in os.fspath(path):
+        raise fail("the path contains a NUL character")
     target = os.path.realpath(path)
     try:
         old: os.stat_result | None = os.stat(target)
@@ -175,7 +183,7 @@ def _create_beside(folder: str, base: str) -> tuple[int, str]:
     """A new, empty file ``.<base>.<random>.tmp`` in ``folder`` (mode 0o666 less the umask)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        tmp = os.path.join(folder, f".{base}.{os.urandom(6).hex()}.tmp")
+        tmp = os.path.join(folder, f".{base[:200]}.{os.urandom(6).hex()}.tmp")
         try:
             return os.open(tmp, flags, 0o666), tmp
         except FileExistsError:
