@@ -75,7 +75,7 @@ _OBSERVED: dict[Budget, dict[str, Any]] = {}
 
 
 def observed_law_table(budget: Budget = REDUCED) -> dict[str, Any]:
-    """Every law and schema clause checked on the real package, as :func:`coalg.laws.clauses.law_table` lays it out.
+    """Every law and schema clause checked on the real package, as :func:`coalg.laws.law_table` lays it out.
 
     Returns ``{"realisation": "contextfs-runtime", "budget": ..., "clauses": {...}}``;
     computed once per budget and copied.

@@ -4,7 +4,7 @@ Every law clause that fails for ContextFS names, in Table 2, "what a repair
 needs": one ancestry representation, an explicit namespace comparison, an
 explicit tie-break and deterministic resolution, an extra (valid-time) field,
 and a constraint on edge writes.  :data:`REPAIRED` is a step function that has
-all of them, so the same law checks (:mod:`coalg.laws.clauses`) that refute five
+all of them, so the same law checks (:mod:`coalg.laws`) that refute five
 clauses on the ContextFS model find nothing to refute here.  It keeps the
 shape of every ContextFS operation — the same letters, the same records apart
 from the repaired fields, the same edges — and changes only what a repair
@@ -328,7 +328,7 @@ class RepairedRealisation(Realisation):
     """A realisation whose metadata ancestry reader is derived from the edges.
 
     :meth:`record_view` is the record a reader sees at ``i``: the law checks
-    (:func:`coalg.laws.clauses.check_L2`) read ancestry metadata through it.
+    (:func:`coalg.laws.check_L2`) read ancestry metadata through it.
     """
 
     def record_view(self, s: Store, i: Id) -> Record | None:

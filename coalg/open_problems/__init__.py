@@ -4,7 +4,7 @@ Each open problem names a criterion for resolution.  For each, this package
 gives a proposal (a coalg function or realisation), a stated law, the evidence
 that the proposal satisfies it, and a counterexample for each rejected
 alternative.  ``python -m coalg witness OP1`` … ``OP6`` runs :func:`check_op1` …
-:func:`check_op6`; the tests are ``tests/test_open_problems.py``.
+:func:`check_op6`; the tests are ``tests/open_problems/test_open_problems.py``.
 
 =====  ===========================================  ===========================================
 item   proposal                                     module

@@ -1,4 +1,4 @@
-"""The numbered results of coalg.laws.results: one ``test_item_<n>`` per registered item.
+"""The numbered results of coalg.laws (one module per law family): one ``test_item_<n>`` per item.
 
 Each test runs the item through the registry (as ``python -m coalg witness N`` does),
 checks its kind, verdict and nature, and checks that the witness says what the paper
@@ -22,17 +22,23 @@ from coalg.laws import history_lineage, router_lineage
 from coalg.model import Store
 from coalg.paper import Verdict, get_item, known_items, run_item
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
-MINE = ("3.6", "3.9", "3.22", "5.1", "5.2", "5.6", "5.7", "5.9", "5.12", "5.13", "5.14", "5.15", "5.16", "5.17",
-        "5.18", "5.19", "5.20", "5.24", "5.25", "5.30")
+HOME = {
+    "3.6": "foundations", "3.9": "foundations", "3.22": "locality", "5.1": "monotonicity", "5.2": "monotonicity",
+    "5.6": "schema", "5.7": "ancestry", "5.9": "ancestry", "5.12": "ancestry", "5.13": "ancestry",
+    "5.14": "agreement", "5.15": "agreement", "5.16": "inverse_closure", "5.17": "locality", "5.18": "locality",
+    "5.19": "locality", "5.20": "resolution", "5.24": "merge", "5.25": "merge", "5.30": "integrity",
+}
+"""Each result's module: the family of the law it is about."""
+MINE = tuple(HOME)
 
 
 def item(n: str, kind: str, nature: str) -> Verdict:
     v = run_item(n)
     assert (v.item, v.kind, v.holds) == (n, kind, True), v.summary
     assert get_item(n).nature == nature and get_item(n).kind == kind
-    assert get_item(n).module == "coalg.laws.results"
+    assert get_item(n).module == "coalg.laws." + HOME[n]
     json.dumps(v.to_json())
     return v
 
@@ -225,7 +231,7 @@ def test_item_5_30() -> None:
 
 SCRIPT = """
 import json, sys
-from coalg.paper.verdict import run_item
+from coalg.paper import run_item
 for n in sys.argv[1:]:
     print(json.dumps(run_item(n).to_json(), sort_keys=True, ensure_ascii=False))
 """

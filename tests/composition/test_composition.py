@@ -69,7 +69,7 @@ from coalg.model.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union
 from coalg.paper import get_item, run_item
 
 PROPERTY = settings(derandomize=True, max_examples=60, deadline=None)
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 S_IDS = st.text(alphabet="ab", min_size=1, max_size=2)
 T_IDS = st.text(alphabet="cd", min_size=1, max_size=2)
@@ -177,7 +177,7 @@ def test_registered_items_are_json() -> None:
 
 def test_verdicts_do_not_depend_on_the_hash_seed() -> None:
     code = (
-        "import json; from coalg.paper.verdict import run_item; "
+        "import json; from coalg.paper import run_item; "
         "print(json.dumps([run_item(i).to_json() for i in "
         "('3.20', '5.27', '7.1', '6.1', '6.2', '6.3', '6.4', '6.5', '6.6', '6.8')], sort_keys=True))"
     )

@@ -28,7 +28,7 @@ from coalg.bisim import (
     refine,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = ["python", "numpy"] if load_numpy() is not None else ["python"]
 Triple = tuple[int, int, int]
 

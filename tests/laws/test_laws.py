@@ -1,4 +1,4 @@
-"""Laws L1–L7 and schema S1–S4 (coalg.laws.clauses): Table 2 of the paper, computed, on both realisations.
+"""Laws L1–L7 and schema S1–S4 (coalg.laws): Table 2 of the paper, computed, on both realisations.
 
 * one ``test_law_<key>`` per clause: its verdict on the ContextFS model and on REPAIRED;
 * every counterexample replays: running its calls from its start store gives its store after,
@@ -24,20 +24,28 @@ from coalg.model import Created, run
 from coalg.model import call_from_json, store_from_json, theta_from_json
 from coalg.laws import (
     CHECKS,
+    CLAUSE_TABLE,
     CLAUSES,
+    INFO,
     LAW_CLAUSES,
+    SEEDS,
+    check,
     check_L2,
     check_L5,
+    clear_cache,
+    explore,
     format_law_table,
+    get_clause,
     l3_fault_path,
     l7_strong_form,
     law_table,
 )
+from coalg.paper import numbered
 from coalg.model import CONTEXTFS, get_realisation
 from coalg.model import ANCESTRY, LINEAGE, Relation, meta_ancestry
 from coalg.model import REPAIRED, derived_record
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 EXPECTED_CONTEXTFS = {
     "L1": True, "L2": False, "L3": True, "L4i": True, "L4ii": False, "L5": False, "L6": False, "L7": False,
@@ -303,3 +311,42 @@ def test_laws_output_identical_under_pythonhashseed() -> None:
                            timeout=300, check=True)
         outs.append(p.stdout)
     assert outs[0] == outs[1] and '"realisation": "contextfs"' in outs[0]
+
+
+# --------------------------------------------------------------------------- the clause table
+
+
+def test_one_clause_table_and_its_entry_points() -> None:
+    assert tuple(c.key for c in CLAUSE_TABLE) == CLAUSES == tuple(CHECKS)
+    for key in CLAUSES:
+        assert CHECKS[key].__name__ == f"check_{key}" and get_clause(key).key == key
+        assert INFO[key].title == numbered(key).table2.title and INFO[key].kind == numbered(key).nature
+    with pytest.raises(KeyError, match="unknown clause 'L8'"):
+        get_clause("L8")
+
+
+@pytest.mark.parametrize("key", ["L1", "L4ii", "S2"])
+def test_an_entry_point_is_the_one_check_with_its_clause_fixed(key: str) -> None:
+    direct = check(get_clause(key), CONTEXTFS, max_len=1, random_runs=0)
+    assert CHECKS[key](CONTEXTFS, max_len=1, random_runs=0) == direct
+    assert direct.explored > 0
+
+
+def test_faults_are_refused_by_a_clause_checked_without_them() -> None:
+    with pytest.raises(ValueError, match="S1 is checked without injected faults"):
+        CHECKS["S1"](CONTEXTFS, faults=True)
+    assert not check(get_clause("L1"), CONTEXTFS, faults=True, max_len=1, random_runs=0).details["reading"].startswith(
+        "edge writes succeed")
+
+
+def test_explorations_are_a_cached_function_of_their_arguments() -> None:
+    a = explore(CONTEXTFS, max_len=1)
+    assert a is explore(CONTEXTFS, "fragment", max_len=1, seeds=list(SEEDS))  # same arguments, same exploration
+    assert a is not explore(CONTEXTFS, "fragment", max_len=1, faults=True)
+    with pytest.raises(ValueError, match="unknown alphabet 'nope'"):
+        explore(CONTEXTFS, "nope")
+    t = law_table(CONTEXTFS)
+    t["clauses"]["L1"]["holds"] = "tampered"
+    assert law_table(CONTEXTFS)["clauses"]["L1"]["holds"] is True  # a copy each time
+    clear_cache()
+    assert explore(CONTEXTFS, max_len=1) is not a

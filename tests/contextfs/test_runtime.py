@@ -20,7 +20,7 @@ from coalg.contextfs import AVAILABLE, unavailable_reason
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"runtime tests need contextfs 0.2.35: {unavailable_reason()}")
 
-from coalg.laws import clauses as laws
+from coalg import laws
 from coalg.model import (
     Allocation,
     Delete,
@@ -41,7 +41,7 @@ from coalg.model import CONTEXTFS
 from coalg.model import Record, Relation
 from coalg.model import Store
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

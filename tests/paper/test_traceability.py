@@ -3,20 +3,24 @@
 Fails when a row marked ``done`` names a function that does not import, when no test
 of its name exists under ``tests/`` (found by parsing the test files with ``ast``), when
 a registered paper item is missing from the table or disagrees with it, or when an
-item of the spec's index (§5.12) is missing.
+item of the spec's index (§5.12) is missing.  The table is ``coalg.paper.items``: the
+witness registry and the laws' Table 2 titles are read from it too.
 """
 
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from coalg.paper import traceability as tr
-from coalg.paper import get_item, known_items
+from coalg.paper import ITEMS, NUMBERED, Verdict, get_item, known_items, marked_item, numbered, paper_item
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 
 SPEC_INDEX = (
     "3.1", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "3.9", "3.10", "3.14", "3.15", "3.16", "3.18", "3.19",
@@ -93,3 +97,43 @@ def test_done_item_rows_are_registered() -> None:
 def test_table_json() -> None:
     rows = tr.table_json()
     assert len(rows) == len(tr.TABLE) and set(rows[0]) == {"item", "title", "nature", "function", "test", "status"}
+
+
+# --------------------------------------------------------------------------- one table of numbered items
+
+
+def test_one_table_of_items_behind_every_registry() -> None:
+    assert tr.TABLE is NUMBERED
+    witnesses = [r.item for r in NUMBERED if r.kind is not None]
+    assert sorted(known_items()) == sorted(witnesses) and len(known_items()) == len(set(witnesses))
+    for item in known_items():
+        row, reg = numbered(item), get_item(item)
+        assert (reg.title, reg.kind, reg.nature, reg.function) == (row.title, row.kind, row.nature, row.function)
+        assert marked_item(reg.check) == item
+    assert [r.item for r in NUMBERED if r.table2 is not None] == list(CLAUSES)
+    assert list(ITEMS) == known_items() and ITEMS["5.7"] is get_item("5.7") and "0x" not in repr(ITEMS)
+
+
+def test_paper_item_checks_the_decoration_against_the_table() -> None:
+    def check() -> Verdict:
+        return Verdict("5.7", "property", True, 0)
+
+    assert paper_item("5.7", "Ancestry is stable", kind="property", nature="theorem")(check) is check
+    assert marked_item(check) == "5.7"
+    for wrong, field in ((dict(title="Ancestry is unstable"), "title"), (dict(kind="counterexample"), "kind"),
+                         (dict(nature="runtime"), "nature")):
+        with pytest.raises(ValueError, match=f"paper item '5.7': {field} is"):
+            paper_item("5.7", **wrong)
+    with pytest.raises(ValueError, match="has no witness"):
+        paper_item("3.4")  # a definition
+    with pytest.raises(KeyError, match="not a numbered item"):
+        paper_item("9.99")
+
+
+def test_the_checking_modules_do_not_import_the_registry() -> None:
+    """The table is at the bottom, the registry at the top: no module that checks an item imports it."""
+    code = ("import sys, coalg.laws.table, coalg.laws.stepcheck, coalg.paper.verdict, coalg.paper.traceability\n"
+            "print(sorted(m for m in sys.modules if m in ('coalg.paper.registry', 'coalg.bitemporal.core')))\n")
+    p = subprocess.run([sys.executable, "-c", code], cwd=TESTS.parent, capture_output=True, text=True, check=True,
+                       env=dict(os.environ, PYTHONPATH=str(TESTS.parent)))
+    assert p.stdout.strip() == "[]"

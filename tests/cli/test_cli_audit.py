@@ -14,7 +14,7 @@ import pytest
 from coalg.contextfs import SCHEMA, make_demo_database
 from coalg.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample-contextfs.db"
 
 

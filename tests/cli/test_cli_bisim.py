@@ -12,7 +12,7 @@ import pytest
 
 from coalg.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 A = 'des (0,4,4)\n(0,"a",1)\n(1,"b",2)\n(1,"c",3)\n(3,"a",0)\n'
 # same behaviour, states renamed and transitions reordered

@@ -65,7 +65,7 @@ from coalg.model import REPAIRED, is_tombstone
 from coalg.model.store import EMPTY, Edge, Store, mention_disjoint_union
 from coalg.paper import get_item
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROPERTY = settings(derandomize=True, max_examples=30, deadline=None)
 SEEDS = st.integers(0, 10**6)
 

@@ -35,7 +35,7 @@ from coalg.contextfs import (
 )
 from coalg.model import Relation
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample-contextfs.db"
 T = "2026-01-01T00:00:00"
 
