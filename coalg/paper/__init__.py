@@ -1,5 +1,5 @@
-"""The paper's numbered items: verdicts, the registry behind ``coalg witness`` and the
-traceability table."""
+"""The paper's numbered items: verdicts, the registry behind ``coalg witness``, the
+traceability table, and the tables the book shows them in."""
 
 from typing import TYPE_CHECKING
 
@@ -8,6 +8,7 @@ from .._lazy import attach
 __getattr__, __dir__, __all__ = attach(__name__, __file__)
 
 if TYPE_CHECKING:
+    from .tables import Table, code, escape, md_table
     from .traceability import (
         TABLE,
         Row,
