@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         edge_family,
         finish_axes,
         new_axes,
+        plot_benchmark,
         plot_bitemporal_plane,
         plot_prefix_collision,
         plot_refinement,
