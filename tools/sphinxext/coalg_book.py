@@ -198,6 +198,9 @@ def _fill_results_index(app: Sphinx, doctree: nodes.document, fromdoc: str) -> N
                     nodes.inline("", "", nodes.Text(f"{kind} "), title),
                 )
                 page_title = nodes.inline()
+                number = app.env.toc_secnumbers.get(info["docname"], {}).get("")
+                if number:
+                    page_title += nodes.Text(".".join(map(str, number)) + ". ")
                 if info["docname"] in titles:
                     page_title += titles[info["docname"]].deepcopy().children
                 else:
