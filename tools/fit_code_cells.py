@@ -73,8 +73,17 @@ def _format_long_statements(code: str, ruff: str) -> str:
             tmp.unlink()
         if new == code or lines[n - 1] in new.split("\n"):
             stuck.add(lines[n - 1])
-        code = new
+        code = _keep_final_semicolon(code, new)
     return code
+
+
+def _keep_final_semicolon(old: str, new: str) -> str:
+    """A cell's last line may end in ``;`` to hide its value; ruff drops it, we keep it."""
+    old_last = old.rstrip("\n").split("\n")[-1]
+    new_lines = new.rstrip("\n").split("\n")
+    if old_last.rstrip().endswith(";") and not new_lines[-1].rstrip().endswith(";"):
+        new_lines[-1] = new_lines[-1].rstrip() + ";"
+    return "\n".join(new_lines) + "\n"
 
 
 def process(path: Path, *, check: bool, ruff: str) -> list[str]:
