@@ -30,7 +30,7 @@ LIMIT = 80
 # and the chapters' import lines are being rewritten for it in parallel. Re-wrapping them
 # here too would collide with that work; set this to False once it has landed.
 IMPORTS_EXEMPT = True
-CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
+CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
 def _ruff() -> str:

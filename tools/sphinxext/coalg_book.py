@@ -125,6 +125,7 @@ def _purge_results(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     found = getattr(env, "coalg_results", {})
     for label in [k for k, v in found.items() if v["docname"] == docname]:
         del found[label]
+    getattr(env, "coalg_results_pages", set()).discard(docname)
 
 
 def _merge_results(
@@ -132,6 +133,8 @@ def _merge_results(
 ) -> None:
     env.coalg_results = {**getattr(env, "coalg_results", {}),
                          **getattr(other, "coalg_results", {})}
+    env.coalg_results_pages = (getattr(env, "coalg_results_pages", set())
+                               | getattr(other, "coalg_results_pages", set()))
 
 
 class results_index(nodes.General, nodes.Element):
@@ -142,7 +145,15 @@ class ResultsIndexDirective(SphinxDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
+        pages = getattr(self.env, "coalg_results_pages", set())
+        pages.add(self.env.docname)
+        self.env.coalg_results_pages = pages
         return [results_index("")]
+
+
+def _rewrite_results_pages(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The index lists blocks of every page: rewrite it even when only another page changed."""
+    return sorted(getattr(env, "coalg_results_pages", set()) & set(env.found_docs))
 
 
 def _table(header: list[str], rows: list[list[nodes.Node]]) -> nodes.table:
@@ -267,10 +278,30 @@ def _kernel_profile(app: Sphinx, config: Any) -> None:
     os.environ["IPYTHONDIR"] = str(ipython_dir)
 
 
+# ------------------------------------------------------------------ the notation in LaTeX
+
+
+def _latex_macros(app: Sphinx, config: Any) -> None:
+    """The MathJax macros of _config.yml as LaTeX ``\\providecommand`` lines (for ``make pdf``)."""
+    macros = (config.mathjax3_config or {}).get("tex", {}).get("macros", {})
+    lines = []
+    for name, body in macros.items():
+        if isinstance(body, list):
+            text, nargs = body[0], int(body[1])
+            lines.append(f"\\providecommand{{\\{name}}}[{nargs}]{{{text}}}")
+        else:
+            lines.append(f"\\providecommand{{\\{name}}}{{{body}}}")
+    elements = dict(config.latex_elements or {})
+    elements["preamble"] = elements.get("preamble", "") + "\n" + "\n".join(lines) + "\n"
+    config.latex_elements = elements
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("coalg_exercise_prefix", {}, "env")
     app.connect("config-inited", _kernel_profile)
+    app.connect("config-inited", _latex_macros)
     app.connect("env-get-updated", _renumber_exercises, priority=900)
+    app.connect("env-get-updated", _rewrite_results_pages)
     app.add_node(results_index)
     app.add_directive("results-index", ResultsIndexDirective)
     app.connect("doctree-read", _collect_results)
