@@ -25,9 +25,12 @@ What it does, each for a reason a reader meets:
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +107,10 @@ def _sort_key(title: str) -> tuple[int, tuple[Any, ...]]:
 
 def _collect_results(app: Sphinx, doctree: nodes.document) -> None:
     env = app.env
+    if any(doctree.findall(results_index)):
+        # The titles copied in later hold math: the page must load MathJax. (The math
+        # domain has already looked for math in this page and found none.)
+        env.get_domain("math").data["has_equations"][env.docname] = True
     found = getattr(env, "coalg_results", {})
     for node in doctree.findall(nodes.Element):
         realtype = node.get("realtype")
@@ -278,6 +285,46 @@ def _kernel_profile(app: Sphinx, config: Any) -> None:
     os.environ["IPYTHONDIR"] = str(ipython_dir)
 
 
+# ------------------------------------------------------------------ execution cache
+
+# What a chapter's outputs depend on besides its own code (which jupyter-cache hashes itself).
+CACHE_INPUTS = ("coalg/**/*.py", "bench/results/**/*", "data/**/*",
+                "tools/sphinxext/ipython_kernel_config.py", "requirements*.txt", "pyproject.toml")
+
+
+def _inputs_key(root: Path) -> str:
+    digest = hashlib.sha256()
+    digest.update(sys.version.encode())
+    for dist in sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()):
+        digest.update(dist.encode() + b"\n")
+    for pattern in CACHE_INPUTS:
+        for path in sorted(root.glob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _execution_cache(app: Sphinx, config: Any) -> None:
+    """With ``execute_notebooks: cache``, one jupyter-cache per state of the library.
+
+    jupyter-cache reuses a notebook's outputs when its code is unchanged. Outputs also
+    depend on ``coalg`` and on the data the chapters read, so the cache lives in a folder
+    named by a hash of those inputs (and of the installed packages): change any of them
+    and every chapter runs again. Older folders are removed.
+    """
+    if config.nb_execution_mode != "cache":
+        return
+    base = Path(app.outdir).parent / ".jupyter_cache"
+    key = _inputs_key(Path(app.srcdir))
+    if base.is_dir():
+        for old in base.iterdir():
+            if old.is_dir() and old.name != key:
+                shutil.rmtree(old, ignore_errors=True)
+    config.nb_execution_cache_path = str(base / key)
+    logger.info(f"coalg_book: execution cache {base.name}/{key} (keyed on coalg/ and its data)")
+
+
 # ------------------------------------------------------------------ the notation in LaTeX
 
 
@@ -300,6 +347,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("coalg_exercise_prefix", {}, "env")
     app.connect("config-inited", _kernel_profile)
     app.connect("config-inited", _latex_macros)
+    app.connect("config-inited", _execution_cache)
     app.connect("env-get-updated", _renumber_exercises, priority=900)
     app.connect("env-get-updated", _rewrite_results_pages)
     app.add_node(results_index)
