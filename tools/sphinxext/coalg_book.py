@@ -47,8 +47,28 @@ HERE = Path(__file__).resolve().parent
 # ------------------------------------------------------------------ exercise numbers
 
 
+def _restore_stock_numbers(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Before Sphinx renumbers: put back the numbers it gave last time.
+
+    Sphinx rewrites every page whose numbers differ from the last build's; with the page
+    numbers below in place it would see a difference on every page with exercises, every
+    time. Restoring its own numbers first keeps an incremental build incremental.
+    """
+    stock = getattr(env, "coalg_stock_exercises", None)
+    if stock is not None:
+        for doc, numbers in stock.items():
+            if doc in env.toc_fignumbers:
+                env.toc_fignumbers[doc]["exercise"] = dict(numbers)
+    return []
+
+
 def _renumber_exercises(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Give each page's exercises the page's own number plus their place on the page."""
+    env.coalg_stock_exercises = {
+        doc: dict(types["exercise"]) for doc, types in env.toc_fignumbers.items()
+        if types.get("exercise")
+    }
+    previous = getattr(env, "coalg_page_exercises", {})
     prefixes: dict[str, str] = app.config.coalg_exercise_prefix
     has_sections = {
         doc for doc, children in env.toctree_includes.items() if children
@@ -74,9 +94,13 @@ def _renumber_exercises(app: Sphinx, env: BuildEnvironment) -> list[str]:
             continue
         ordered = sorted(numbers, key=lambda i: tuple(numbers[i]))
         new = {ident: (*base, k) for k, ident in enumerate(ordered, start=1)}
-        if new != numbers:
-            types["exercise"] = new
+        types["exercise"] = new
+        if previous.get(doc) != new:
             changed.append(doc)
+    env.coalg_page_exercises = {
+        doc: dict(types["exercise"]) for doc, types in env.toc_fignumbers.items()
+        if types.get("exercise")
+    }
     return changed
 
 
@@ -348,6 +372,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _kernel_profile)
     app.connect("config-inited", _latex_macros)
     app.connect("config-inited", _execution_cache)
+    app.connect("env-get-updated", _restore_stock_numbers, priority=100)
     app.connect("env-get-updated", _renumber_exercises, priority=900)
     app.connect("env-get-updated", _rewrite_results_pages)
     app.add_node(results_index)
