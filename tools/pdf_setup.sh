@@ -2,16 +2,16 @@
 # TeX for `make pdf`, installed on first use (never by `make setup` or the tests).
 # Jupyter Book 1 writes LaTeX and runs xelatex through latexmk; its LaTeX class
 # (sphinx-jupyterbook-latex) loads bbm, which is in texlive-fonts-extra, and the book's
-# Unicode notation (θ, ≈, ⊎, …) needs the FreeFont OpenType fonts.
+# Unicode notation (θ, ≈, ⊎, …) is set in the DejaVu fonts.
 # Usage: tools/pdf_setup.sh   (run by `make pdf`)
 set -euo pipefail
 
 PACKAGES=(texlive-xetex texlive-latex-extra latexmk texlive-fonts-recommended
-          texlive-fonts-extra fonts-freefont-otf)
+          texlive-fonts-extra fonts-dejavu-core)
 
 have_tex() {
   command -v xelatex >/dev/null && command -v latexmk >/dev/null &&
-    kpsewhich bbm.sty >/dev/null 2>&1 && fc-list | grep -q 'FreeSerif'
+    kpsewhich bbm.sty >/dev/null 2>&1 && fc-list | grep -q 'DejaVu Serif'
 }
 
 if have_tex; then
@@ -27,5 +27,5 @@ echo "pdf: installing TeX Live for xelatex (${PACKAGES[*]}); this takes a few mi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" >/dev/null
-have_tex || { echo "pdf: TeX Live installed but xelatex, latexmk, bbm or FreeSerif still missing" >&2; exit 1; }
+have_tex || { echo "pdf: TeX Live installed but xelatex, latexmk, bbm or DejaVu still missing" >&2; exit 1; }
 echo "pdf: TeX Live ready"

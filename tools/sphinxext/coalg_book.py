@@ -187,12 +187,13 @@ def _rewrite_results_pages(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return sorted(getattr(env, "coalg_results_pages", set()) & set(env.found_docs))
 
 
-def _table(header: list[str], rows: list[list[nodes.Node]]) -> nodes.table:
-    table = nodes.table(classes=["coalg-results-index"])
+def _table(header: list[str], rows: list[list[nodes.Node]], widths: list[int]) -> nodes.table:
+    # colwidths-given: the LaTeX builder then uses these widths instead of guessing
+    table = nodes.table(classes=["coalg-results-index", "colwidths-given"])
     group = nodes.tgroup(cols=len(header))
     table += group
-    for _ in header:
-        group += nodes.colspec(colwidth=1)
+    for w in widths:
+        group += nodes.colspec(colwidth=w)
     head = nodes.thead()
     group += head
     row = nodes.row()
@@ -250,7 +251,7 @@ def _fill_results_index(app: Sphinx, doctree: nodes.document, fromdoc: str) -> N
                 page = make_refnode(app.builder, fromdoc, info["docname"], "", page_title)
                 rows.append([link, page])
             rubric = nodes.rubric(text=captions[group])
-            out += [rubric, _table(["result", "page"], rows)]
+            out += [rubric, _table(["result", "page"], rows, [62, 38])]
         placeholder.replace_self(out)
 
 
