@@ -21,13 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 SCENARIO = r'''
 import json
-from coalg.model.alphabet import (Call, Delete, Evolve, Link, Merge, Oracle, Recall, RecallPrefix, Save, SaveAt,
-                            Split, Supersede, Theta, uuid_like_ids)
-from coalg.model.coalgebra import run
-from coalg.model.jsonio import call_to_json, dumps_store, output_to_json
-from coalg.model.lineage import ancestry, descendants, ancestors, descendant_ids
-from coalg.model.records import Record, Relation
-from coalg.model.store import EMPTY
+from coalg.model import (EMPTY, Call, Delete, Evolve, Link, Merge, Oracle, Recall, RecallPrefix, Record, Relation,
+                         Save, SaveAt, Split, Supersede, Theta, ancestors, ancestry, call_to_json, descendant_ids,
+                         descendants, dumps_store, output_to_json, run, uuid_like_ids)
 
 ids = uuid_like_ids(16, seed=7)
 word = [

@@ -1,4 +1,4 @@
-"""The explorers of coalg.widgets.core, driven headlessly: set control values, click buttons, read state and images.
+"""The explorers of coalg.widgets, driven headlessly: set control values, click buttons, read state and images.
 
 Every invalid action must leave the state alone, show a sentence in the widget's
 message line, and never raise.
@@ -451,6 +451,32 @@ def test_refinement_stepper_invalid_actions() -> None:
     assert not rs.set_round(17) and "17 is not one" in _message(rs)
     assert not rs.set_store("nope") and not rs.compare("nope")
     assert rs.distinguish("a1", "zz") is None and "unknown identifier zz" in _message(rs)
+
+
+# =========================================================================== the shared stepping mechanism
+
+
+def test_both_steppers_walk_with_one_mechanism() -> None:
+    from coalg.widgets.stepping import Stepper
+
+    class Three(Stepper):
+        def _count(self) -> int:
+            return 3
+
+        def _arrived(self) -> str:
+            return f"at {self.position}"
+
+        def _draw(self, ui: dict[str, Any]) -> None:
+            pass
+
+    s = Three()
+    assert s.forward() and s.forward() and s.position == 2 and s.message == "at 2"
+    assert not s.forward() and s.message == Stepper.AT_LAST and s.message_is_error and s.position == 2
+    assert s.step_to(0) and not s.backward() and s.message == Stepper.AT_FIRST
+    assert not s.step_to(3) and "3 is not one" in s.message and s.position == 0
+    assert s.step_to("x") is None and s.message.startswith("TypeError")  # an action never raises
+    assert BitemporalStepper.goto is RefinementStepper.set_round is Stepper.step_to
+    assert BitemporalStepper.next is RefinementStepper.next_round is Stepper.forward
 
 
 # =========================================================================== notebooks and speed

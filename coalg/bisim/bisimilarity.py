@@ -37,8 +37,10 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+import re
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from ..model import (
@@ -51,8 +53,11 @@ from ..model import (
     Store,
     erase_allocation,
     id_positions,
+    record_to_json,
 )
-from .partition import LTS, coarsest_partition, distinguishing_witness
+from .lts import LTS
+from .partition import coarsest_partition
+from .witness import distinguishing_witness
 
 __all__ = [
     "behaviour_classes",
@@ -74,12 +79,12 @@ _RELATIONS: tuple[Relation, ...] = tuple(Relation)
 class _Encoded:
     """Stores encoded as one LTS: states, their observation classes, transitions."""
 
-    states: list[tuple[int, Id]]  # (which store, identifier); external ids have store -1
-    index: dict[tuple[int, Id], int]
-    initial: list[int]
-    transitions: list[tuple[int, int, int]]
-    label_names: list[str]
-    observations: list[Hashable]
+    states: tuple[tuple[int, Id], ...]  # (which store, identifier); external ids have store -1
+    index: Mapping[tuple[int, Id], int]
+    initial: tuple[int, ...]
+    transitions: tuple[tuple[int, int, int], ...]
+    label_names: tuple[str, ...]
+    observations: tuple[Hashable, ...]
 
 
 def _encode(
@@ -129,7 +134,10 @@ def _encode(
             observations.append(observe(stores[n].records.get(i)))
     classes: dict[Hashable, int] = {}
     initial = [classes.setdefault(o, len(classes)) for o in observations]
-    return _Encoded(states, index, initial, transitions, label_names, observations)
+    return _Encoded(
+        tuple(states), MappingProxyType(index), tuple(initial), tuple(transitions), tuple(label_names),
+        tuple(observations),
+    )
 
 
 def _plain(r: Record | None) -> Hashable:
@@ -244,8 +252,6 @@ class StoreWitness:
     formula: str
 
     def to_json(self) -> dict[str, Any]:
-        from ..model import record_to_json
-
         def show(x: Any) -> Any:
             return record_to_json(x) if isinstance(x, Record) else x
 
@@ -306,8 +312,6 @@ def _describe(o: Hashable) -> str:
 
 def _translate(text: str, enc: _Encoded) -> str:
     """Replace the engine's integer labels and observation classes by names."""
-    import re
-
     cls_desc: dict[int, str] = {}
     for k, c in enumerate(enc.initial):
         cls_desc.setdefault(c, _describe(enc.observations[k]))

@@ -17,7 +17,7 @@ Encoding (documented format, version 1)
 * Each edge ``(i, r, j)`` is a transition labelled with the relation's value
   (``evolved_from``, …).
 
-Reading uses :func:`coalg.bisim.aut.read_aut` with ``payload_prefix="rec:"``; anything
+Reading uses :func:`coalg.bisim.aut_read.read_aut` with ``payload_prefix="rec:"``; anything
 else (an unknown relation, a malformed record, a root without ``id:`` labels
 when identifiers are asked for) raises :class:`~coalg.errors.InputError`.
 
@@ -38,7 +38,9 @@ import json
 
 from ..errors import InputError
 from ..model import Edge, Relation, Store, record_from_json, record_to_json
-from .aut import AutLTS, read_aut, write_aut
+from .aut import AutLTS
+from .aut_read import read_aut
+from .aut_write import write_aut
 
 __all__ = ["store_to_aut", "dumps_lineage_aut", "loads_lineage_aut", "aut_to_store"]
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
+from .. import contextfs
 from .common import Formatter, UsageError, emit
 
 __all__ = ["register"]
@@ -81,10 +83,6 @@ def register(sub: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from ..contextfs import audit, format_report
-
     path = args.path
     if path is None:
         sample = Path(__file__).resolve().parents[2] / "data" / "sample-contextfs.db"
@@ -93,9 +91,9 @@ def _run(args: argparse.Namespace) -> int:
         path = str(sample)
         sys.stderr.write(f"coalg audit: no PATH given; auditing the sample database {path}\n")
     show = args.progress or sys.stderr.isatty()
-    report = audit(path, args.view, progress=sys.stderr if show else None)
+    report = contextfs.audit(path, args.view, progress=sys.stderr if show else None)
     if args.json:
         sys.stdout.write(json.dumps(report) + "\n")  # ASCII: safe on any terminal
     else:
-        emit(args, report, format_report(report, limit=args.limit).rstrip("\n"))
+        emit(args, report, contextfs.format_report(report, limit=args.limit).rstrip("\n"))
     return 1 if report["findings"] else 0

@@ -1,4 +1,7 @@
-"""``coalg bisim``: strong bisimilarity of one or two Aldebaran ``.aut`` files."""
+"""``coalg bisim``: strong bisimilarity of one or two Aldebaran ``.aut`` files.
+
+The computing is :mod:`coalg.bisim.compare`'s; this module parses the arguments and
+formats the answer."""
 
 from __future__ import annotations
 
@@ -79,7 +82,7 @@ def register(sub: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..bisim import DEFAULT_MAX_SIZE, disjoint_union, distinguishing_witness, read_aut, refine
+    from ..bisim import DEFAULT_MAX_SIZE, compare_auts, count_classes, read_aut
 
     files: list[str] = args.files
     if len(files) > 2:
@@ -93,8 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     t1 = time.perf_counter()
     if len(auts) == 1:
         a = auts[0]
-        part = refine(a.to_lts())
-        classes = (max(part) + 1) if len(part) else 0
+        classes = count_classes(a)
         t2 = time.perf_counter()
         data = {
             "states": a.n_states,
@@ -115,38 +117,14 @@ def _run(args: argparse.Namespace) -> int:
         return 0
 
     a, b = auts
-    u, offset = disjoint_union(a, b)
-    lts = u.to_lts()
-
-    def obs_name(o: int) -> str:
-        return "no payload" if o == 0 else u.payloads[o - 1]
-
     try:
-        w = distinguishing_witness(
-            lts,
-            None,
-            a.initial,
-            offset + b.initial,
-            label_names=u.labels,
-            observation_names=obs_name,
-            max_formula_chars=50_000_000,
-        )
+        w = compare_auts(a, b).witness
     except ValueError as e:  # only a formula too large to print
         raise UsageError(f"not bisimilar, but {e}") from None
     t2 = time.perf_counter()
-    witness = None
-    if w is not None:
-        witness = {
-            "path": [u.labels[x] for x in w.path],
-            "left_state": w.left,
-            "right_state": w.right - offset,
-            "reason": w.reason,
-            "formula": w.formula,
-            "depth": w.depth,
-        }
     data = {
         "bisimilar": w is None,
-        "witness": witness,
+        "witness": None if w is None else w.to_json(),
         "states": [a.n_states, b.n_states],
         "transitions": [a.n_transitions, b.n_transitions],
         "initial": [a.initial, b.initial],
@@ -162,11 +140,11 @@ def _run(args: argparse.Namespace) -> int:
             f"({a.initial} and {b.initial}) have the same behaviour."
         )
     else:
-        path = " ".join(u.labels[x] for x in w.path) if w.path else "(no steps)"
+        path = " ".join(w.path) if w.path else "(no steps)"
         human = (
             f"{files[0]} and {files[1]} are NOT bisimilar.\n"
             f"  after the labels {path}: {w.reason} "
-            f"(state {w.left} of {files[0]}, state {w.right - offset} of {files[1]}).\n"
+            f"(state {w.left_state} of {files[0]}, state {w.right_state} of {files[1]}).\n"
             f"  distinguishing formula (modal depth {w.depth}, shortest possible), "
             f"true of {files[0]}, false of {files[1]}:\n  {w.formula}"
         )

@@ -1,5 +1,14 @@
 """The formal model (paper §3): records, stores, the alphabet, θ, the store and lineage
-coalgebras, the JSON format, the two realisations and the presets."""
+coalgebras, the JSON format, the two realisations and the presets.
+
+Modules: :mod:`~coalg.model.records`, :mod:`~coalg.model.store`,
+:mod:`~coalg.model.alphabet` (letters, allocations, calls), :mod:`~coalg.model.theta`,
+:mod:`~coalg.model.coalgebra`, :mod:`~coalg.model.lineage`, :mod:`~coalg.model.index`,
+:mod:`~coalg.model.examples`, the JSON format in :mod:`~coalg.model.jsonio` (records,
+stores), :mod:`~coalg.model.jsonletters` (letters, calls, θ, outputs) and
+:mod:`~coalg.model.jsoncheck` (checked reading); :mod:`~coalg.model.realisation` (the type
+and the ContextFS model), :mod:`~coalg.model.repaired` with :mod:`~coalg.model.repair_rules`,
+and :mod:`~coalg.model.registry` (the realisations by name)."""
 
 from typing import TYPE_CHECKING
 
@@ -9,9 +18,7 @@ __getattr__, __dir__, __all__ = attach(__name__, __file__)
 
 if TYPE_CHECKING:
     from .alphabet import (
-        DEFAULT_THETA,
         DERIVATIONS,
-        EMPTY,
         MUTATIONS,
         OBSERVATIONS,
         Allocation,
@@ -28,7 +35,6 @@ if TYPE_CHECKING:
         SaveAt,
         Split,
         Supersede,
-        Theta,
         creates,
         edge_writes,
         is_fragment,
@@ -71,20 +77,22 @@ if TYPE_CHECKING:
         FORMAT,
         MAX_BYTES,
         VERSION,
-        call_from_json,
-        call_to_json,
         dumps_store,
         edge_to_json,
-        letter_from_json,
-        letter_to_json,
         load_store,
         loads_store,
-        output_to_json,
         record_from_json,
         record_to_json,
         save_store,
         store_from_json,
         store_to_json,
+    )
+    from .jsonletters import (
+        call_from_json,
+        call_to_json,
+        letter_from_json,
+        letter_to_json,
+        output_to_json,
         theta_from_json,
         theta_to_json,
     )
@@ -104,9 +112,7 @@ if TYPE_CHECKING:
     )
     from .realisation import (
         CONTEXTFS,
-        REALISATIONS,
         Realisation,
-        get_realisation,
     )
     from .records import (
         ALLOCATION_FIELDS,
@@ -129,21 +135,28 @@ if TYPE_CHECKING:
         meta_ancestry,
         thaw,
     )
-    from .repaired import (
+    from .registry import (
+        REALISATIONS,
+        get_realisation,
+    )
+    from .repair_rules import (
         ANCESTRY_KEYS,
         BOOKKEEPING_KEYS,
-        REPAIRED,
         TOMBSTONE,
-        RepairedRealisation,
         derived_metadata,
         derived_record,
         inherited_valid_time,
         is_tombstone,
         merge_type,
-        repaired_step,
         tombstone,
     )
+    from .repaired import (
+        REPAIRED,
+        RepairedRealisation,
+        repaired_step,
+    )
     from .store import (
+        EMPTY,
         Edge,
         Store,
         UnionUndefined,
@@ -151,4 +164,8 @@ if TYPE_CHECKING:
         fibre,
         mention_disjoint_union,
         restrict,
+    )
+    from .theta import (
+        DEFAULT_THETA,
+        Theta,
     )

@@ -5,16 +5,17 @@ a letter together with an :class:`Allocation` — the identifiers the call will
 create and the clock reading it will stamp.  Moving that choice into the input
 is what makes the store coalgebra a function (Remark 3.9).
 
-ContextFS also makes choices that no interface declares: which of several
-tied merge types wins (``max(set(types), key=types.count)``) and which row a
-prefix ``LIKE`` query returns first.  Those are the explicit parameter
-:class:`Theta` here, never Python's own hash order.
+ContextFS also makes choices that no interface declares; those are the
+explicit parameter θ (:mod:`coalg.model.theta`).  A letter prints itself in
+one line, for tables and explanations (``str(letter)``).
 
 Examples
 --------
 >>> w = [Save(Record("a")), Evolve("id0001", "a, revised")]
 >>> [letter.kind for letter in w], named(w[1]), creates(w[1])
 (['save', 'evolve'], ('id0001',), 1)
+>>> print(Merge(("a", "b")), Evolve("id0", "x", by_prefix=True), sep="; ")
+merge(a, b); evolve(id0…, 'x') by prefix
 >>> oracle = Oracle()
 >>> oracle.allocate(EMPTY, Split("x", ("p", "q")))
 Allocation(ids=('id0001', 'id0002'), clock=1)
@@ -22,12 +23,13 @@ Allocation(ids=('id0001', 'id0002'), clock=1)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
 from .records import Id, Record, Relation, Time
-from .store import EMPTY, Store
+from .store import EMPTY, Store  # noqa: F401 (EMPTY: the doctests use it)
 
 __all__ = [
     "Save",
@@ -50,12 +52,14 @@ __all__ = [
     "is_fragment",
     "Allocation",
     "Oracle",
-    "Theta",
-    "DEFAULT_THETA",
     "Call",
-    "EMPTY",
     "uuid_like_ids",
 ]
+
+
+def _prefix_marks(by_prefix: bool) -> tuple[str, str]:
+    """How a letter prints an argument resolved by prefix: ``…`` after it, `` by prefix`` at the end."""
+    return ("…", " by prefix") if by_prefix else ("", "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +68,9 @@ class Save:
 
     record: Record
     kind: Literal["save"] = field(default="save", init=False)
+
+    def __str__(self) -> str:
+        return f"save({self.record.content!r} in {self.record.namespace})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +81,9 @@ class SaveAt:
     record: Record
     kind: Literal["save_at"] = field(default="save_at", init=False)
 
+    def __str__(self) -> str:
+        return f"save_at({self.id}, {self.record.content!r})"
+
 
 @dataclass(frozen=True, slots=True)
 class Recall:
@@ -82,6 +92,9 @@ class Recall:
     id: Id
     kind: Literal["recall"] = field(default="recall", init=False)
 
+    def __str__(self) -> str:
+        return f"recall({self.id})"
+
 
 @dataclass(frozen=True, slots=True)
 class RecallPrefix:
@@ -89,6 +102,9 @@ class RecallPrefix:
 
     prefix: str
     kind: Literal["recall_prefix"] = field(default="recall_prefix", init=False)
+
+    def __str__(self) -> str:
+        return f"recall_prefix({self.prefix}…)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +117,10 @@ class Delete:
     id: Id
     by_prefix: bool = False
     kind: Literal["delete"] = field(default="delete", init=False)
+
+    def __str__(self) -> str:
+        dots, tail = _prefix_marks(self.by_prefix)
+        return f"delete({self.id}{dots}){tail}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +139,10 @@ class Evolve:
     valid_time: Time | None = None
     kind: Literal["evolve"] = field(default="evolve", init=False)
 
+    def __str__(self) -> str:
+        dots, tail = _prefix_marks(self.by_prefix)
+        return f"evolve({self.id}{dots}, {self.content!r}){tail}"
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "tags", frozenset(self.tags))
 
@@ -136,6 +160,10 @@ class Merge:
     valid_time: Time | None = None
     kind: Literal["merge"] = field(default="merge", init=False)
 
+    def __str__(self) -> str:
+        dots, tail = _prefix_marks(self.by_prefix)
+        return f"merge({', '.join(i + dots for i in self.ids)}){tail}"
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "ids", tuple(self.ids))
 
@@ -150,6 +178,10 @@ class Split:
     valid_time: Time | None = None
     kind: Literal["split"] = field(default="split", init=False)
 
+    def __str__(self) -> str:
+        dots, tail = _prefix_marks(self.by_prefix)
+        return f"split({self.id}{dots}, {', '.join(map(repr, self.contents))}){tail}"
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "contents", tuple(self.contents))
 
@@ -162,6 +194,9 @@ class Supersede:
     new: Id
     kind: Literal["supersede"] = field(default="supersede", init=False)
 
+    def __str__(self) -> str:
+        return f"supersede({self.old}, {self.new})"
+
 
 @dataclass(frozen=True, slots=True)
 class Link:
@@ -172,6 +207,9 @@ class Link:
     target: Id
     bidirectional: bool = False
     kind: Literal["link"] = field(default="link", init=False)
+
+    def __str__(self) -> str:
+        return f"link({self.source}, {self.relation.name}, {self.target})"
 
 
 Letter: TypeAlias = (
@@ -306,8 +344,6 @@ def uuid_like_ids(n: int, seed: int = 0) -> list[Id]:
     >>> uuid_like_ids(2, seed=1)
     ['91b2265b-1f5', 'cd6d8f16-adf']
     """
-    import random
-
     rng = random.Random(seed)
     out: list[Id] = []
     seen: set[Id] = set()
@@ -318,65 +354,6 @@ def uuid_like_ids(n: int, seed: int = 0) -> list[Id]:
             seen.add(j)
             out.append(j)
     return out
-
-
-# --------------------------------------------------------------------------- undeclared orders
-
-
-@dataclass(frozen=True, slots=True)
-class Theta:
-    """θ = (c, ≺): the enumeration orders ContextFS leaves undeclared (law L5).
-
-    * ``c`` chooses among tied merge types.  It is given as a priority list:
-      the first listed type that is tied wins; unlisted types come after, by name.
-    * ``≺`` is the order in which a prefix ``LIKE`` query enumerates rows.  It is
-      given as a priority list of identifiers; unlisted ones come after, in
-      ascending (or, with ``descending``, descending) order.
-
-    The default θ prefers nothing and enumerates ascending.  Every output of the
-    library is a function of θ, never of Python's hash order.
-
-    >>> Theta(type_priority=("decision",)).choose_type({"fact", "decision"})
-    'decision'
-    >>> DEFAULT_THETA.choose_type({"fact", "decision"})
-    'decision'
-    >>> Theta(descending=True).first_id({"ab1", "ab2"})
-    'ab2'
-    """
-
-    type_priority: tuple[str, ...] = ()
-    id_priority: tuple[Id, ...] = ()
-    descending: bool = False
-
-    def choose_type(self, tied: Iterable[str]) -> str:
-        """c(M): the chosen element of a non-empty set of tied types."""
-        m = sorted(set(tied))
-        if not m:
-            raise ValueError("c(M) is defined for non-empty M only")
-        for t in self.type_priority:
-            if t in m:
-                return t
-        return m[-1] if self.descending else m[0]
-
-    def first_id(self, matches: Iterable[Id]) -> Id:
-        """The ≺-first identifier of a non-empty set of matches."""
-        m = sorted(set(matches))
-        if not m:
-            raise ValueError("the ≺-first element is defined for non-empty sets only")
-        for i in self.id_priority:
-            if i in m:
-                return i
-        return m[-1] if self.descending else m[0]
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "type_priority": list(self.type_priority),
-            "id_priority": list(self.id_priority),
-            "descending": self.descending,
-        }
-
-
-DEFAULT_THETA = Theta()
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from .alphabet import (
-    DEFAULT_THETA,
     Allocation,
     Call,
     Delete,
@@ -52,10 +51,10 @@ from .alphabet import (
     SaveAt,
     Split,
     Supersede,
-    Theta,
 )
 from .records import Id, Record, Relation, inverse
-from .store import EMPTY, Edge, Store  # noqa: F401 (EMPTY: the doctests use it)
+from .store import EMPTY, Edge, Store, edge_pair  # noqa: F401 (EMPTY: the doctests use it)
+from .theta import DEFAULT_THETA, Theta
 
 __all__ = [
     "Err",
@@ -185,10 +184,6 @@ def _write_pairs(
     return written
 
 
-def _pair(x: Id, r: Relation, y: Id) -> tuple[Edge, Edge]:
-    return Edge(x, r, y), Edge(y, inverse(r), x)
-
-
 # --------------------------------------------------------------------------- the structure map
 
 
@@ -233,7 +228,7 @@ def step(
         case Split():
             return _split(s, a, xi, theta, faults)
         case Supersede(old=o, new=n):
-            written = _write_pairs([_pair(n, Relation.SUPERSEDES, o)], faults, single_block=True)
+            written = _write_pairs([edge_pair(n, Relation.SUPERSEDES, o)], faults, single_block=True)
             return Wrote(tuple(written)), s.with_edges(written)
         case Link(source=i, relation=r, target=j, bidirectional=bi):
             fi, fj = resolve_prefix(s, i, theta), resolve_prefix(s, j, theta)
@@ -268,7 +263,7 @@ def _evolve(
             {"evolved_from": a.id, "evolution_timestamp": tau, "change_reason": "observation"}
         ),
     ).stamped(tau)
-    written = _write_pairs([_pair(j, Relation.EVOLVED_FROM, a.id)], faults, single_block=True)
+    written = _write_pairs([edge_pair(j, Relation.EVOLVED_FROM, a.id)], faults, single_block=True)
     return Created(((j, new),)), s.with_record(j, new).with_edges(written)
 
 
@@ -295,7 +290,7 @@ def _merge(
             {"merged_from": list(resolved), "merge_strategy": "union", "merge_timestamp": tau}
         ),
     ).stamped(tau)
-    pairs = [_pair(j, Relation.MERGED_FROM, i) for i in resolved]
+    pairs = [edge_pair(j, Relation.MERGED_FROM, i) for i in resolved]
     written = _write_pairs(pairs, faults, single_block=False)
     return Created(((j, new),)), s.with_record(j, new).with_edges(written)
 
@@ -324,7 +319,7 @@ def _split(
         )
         for k, (j, c) in enumerate(zip(xi.ids, a.contents), start=1)
     )
-    pairs = [_pair(j, Relation.SPLIT_FROM, a.id) for j, _ in parts]
+    pairs = [edge_pair(j, Relation.SPLIT_FROM, a.id) for j, _ in parts]
     written = _write_pairs(pairs, faults, single_block=False)
     s2 = s
     for j, rec in parts:
@@ -369,18 +364,20 @@ def run(
     *,
     oracle: Oracle | None = None,
     theta: Theta = DEFAULT_THETA,
-    step_fn: StepFunction = step,
+    step_fn: StepFunction | None = None,
 ) -> Trace:
     """Run a word from ``s``.  Bare letters get their allocation from ``oracle``
     (by default a fresh deterministic :class:`Oracle` whose clock continues after the
     latest time stamped in ``s``, so chained runs never stamp a later record earlier);
-    :class:`Call` items are replayed as given.
+    :class:`Call` items are replayed as given.  ``step_fn`` is the structure map to
+    run (a realisation's step); ``None`` means :func:`step`, the ContextFS model.
 
     >>> t = run(EMPTY, [Save(Record("x")), Evolve("id0001", "y")])
     >>> t.final.dom() == {"id0001", "id0002"}, len(t.final.edges)
     (True, 2)
     """
     oracle = oracle if oracle is not None else Oracle(clock=latest_clock(s))
+    step_fn = step if step_fn is None else step_fn
     states, outs, calls = [s], [], []
     for item in word:
         call = item if isinstance(item, Call) else Call(item, oracle.allocate(states[-1], item))
@@ -391,6 +388,9 @@ def run(
     return Trace(tuple(calls), tuple(outs), tuple(states))
 
 
-def replay(s: Store, trace: Trace, *, theta: Theta = DEFAULT_THETA, step_fn: StepFunction = step) -> Trace:
-    """Run the calls of ``trace`` again from ``s`` (same allocations, same faults)."""
+def replay(
+    s: Store, trace: Trace, *, theta: Theta = DEFAULT_THETA, step_fn: StepFunction | None = None
+) -> Trace:
+    """Run the calls of ``trace`` again from ``s`` (same allocations, same faults);
+    ``step_fn`` as for :func:`run` (``None``: the ContextFS model's :func:`step`)."""
     return run(s, trace.calls, theta=theta, step_fn=step_fn)

@@ -4,7 +4,7 @@ Every law clause that fails for ContextFS names, in Table 2, "what a repair
 needs": one ancestry representation, an explicit namespace comparison, an
 explicit tie-break and deterministic resolution, an extra (valid-time) field,
 and a constraint on edge writes.  :data:`REPAIRED` is a step function that has
-all of them, so the same law checks (:mod:`coalg.laws.clauses`) that refute five
+all of them, so the same law checks (:mod:`coalg.laws`) that refute five
 clauses on the ContextFS model find nothing to refute here.  It keeps the
 shape of every ContextFS operation — the same letters, the same records apart
 from the repaired fields, the same edges — and changes only what a repair
@@ -75,6 +75,10 @@ union (later arguments override earlier ones), clock stamps, and the pairs of
 edges.  ``save_at`` is still a replacement: like ContextFS, REPAIRED leaves it
 outside the lineage fragment (Proposition 5.2).
 
+The functions these rules name (the edge-derived view, tombstones, the
+tie-break, the inheritance of valid time, the refusals) are in
+:mod:`coalg.model.repair_rules`; this module is the step that applies them.
+
 Examples
 --------
 >>> from coalg.model.alphabet import Allocation, Evolve, Merge, Save
@@ -93,11 +97,9 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .alphabet import (
-    DEFAULT_THETA,
     Allocation,
     Delete,
     Evolve,
@@ -110,198 +112,24 @@ from .alphabet import (
     SaveAt,
     Split,
     Supersede,
-    Theta,
-    edge_writes,
 )
-from .coalgebra import (
-    Created,
-    Err,
-    Flag,
-    Found,
-    Nothing,
-    Output,
-    Wrote,
-    generated_merge_content,
-    modes,
-)
+from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Wrote, generated_merge_content
 from .realisation import Realisation
-from .records import ANCESTRY, LINEAGE, META_KEYS, FrozenMap, Id, Record, Relation, Time, inverse
-from .store import Edge, Store
-
-__all__ = [
-    "ANCESTRY_KEYS",
-    "BOOKKEEPING_KEYS",
-    "REPAIRED",
-    "TOMBSTONE",
-    "RepairedRealisation",
-    "derived_metadata",
-    "derived_record",
-    "edge_writes",
-    "inherited_valid_time",
-    "is_tombstone",
-    "merge_type",
-    "repaired_step",
-    "tombstone",
-]
-
-ANCESTRY_KEYS: tuple[str, ...] = tuple(sorted(META_KEYS.values()))
-"""``evolved_from``, ``merged_from``, ``split_from``: derived from edges, never stored."""
-
-BOOKKEEPING_KEYS: tuple[str, ...] = (
-    "change_reason",
-    "evolution_timestamp",
-    "merge_strategy",
-    "merge_timestamp",
-    "split_part",
-    "split_timestamp",
-    "split_total",
+from .records import LINEAGE, FrozenMap, Id, Record, Relation
+from .repair_rules import (
+    derived_record,
+    inheritable_metadata,
+    inherited_valid_time,
+    merge_type,
+    refuse_ancestry_keys,
+    refuse_failed_writes,
+    refuse_unless_live,
+    tombstone,
 )
-"""Metadata a derivation writes about *its own* record; a child does not inherit its parent's."""
+from .store import Store, edge_pair
+from .theta import DEFAULT_THETA, Theta
 
-TOMBSTONE = "tombstone"
-"""The type and the tag of a tombstone record."""
-
-
-# --------------------------------------------------------------------------- small rules
-
-
-def tombstone(r: Record, tau: Time) -> Record:
-    """The tombstone that replaces ``r`` when it is deleted at clock ``tau``.
-
-    The payload (content, summary, tags, metadata, type) is erased; the
-    namespace, ``created_at`` and ``valid_time`` are kept; ``updated_at = tau``.
-
-    >>> t = tombstone(Record("secret", namespace="bob", created_at=1, valid_time=0, tags={"x"}), 5)
-    >>> (t.content, t.type, sorted(t.tags), t.namespace, t.created_at, t.updated_at, t.valid_time)
-    ('', 'tombstone', ['tombstone'], 'bob', 1, 5, 0)
-    """
-    return Record(
-        content="",
-        type=TOMBSTONE,
-        namespace=r.namespace,
-        tags=frozenset({TOMBSTONE}),
-        summary=None,
-        metadata=FrozenMap(),
-        created_at=r.created_at,
-        updated_at=tau,
-        valid_time=r.valid_time,
-    )
-
-
-def is_tombstone(r: Record | None) -> bool:
-    """Whether ``r`` is a tombstone left by REPAIRED's delete."""
-    return r is not None and r.type == TOMBSTONE and TOMBSTONE in r.tags and r.content == ""
-
-
-def merge_type(types: Sequence[str]) -> str:
-    """The declared tie-break: the most frequent type, ties to the lexicographically least.
-
-    >>> merge_type(["fact", "decision"]), merge_type(["decision", "fact"]), merge_type(["b", "a", "b"])
-    ('decision', 'decision', 'b')
-    """
-    return min(modes(types))
-
-
-def inherited_valid_time(explicit: Time | None, parents: Iterable[Record], tau: Time, *, latest: bool = False) -> Time:
-    """The valid time a created record gets (rule 9 of the module docstring).
-
-    ``explicit`` wins.  Otherwise the parents' valid times are inherited — the
-    single parent's for evolve and split, the latest (``latest=True``) for merge;
-    a legacy parent without one counts with its ``created_at`` — and when there
-    is nothing to inherit (a save) the clock reading ``tau`` is used.
-
-    >>> inherited_valid_time(None, [Record("p", valid_time=3), Record("q", valid_time=7)], 9, latest=True)
-    7
-    >>> inherited_valid_time(2, [Record("p", valid_time=3)], 9), inherited_valid_time(None, [], 9)
-    (2, 9)
-    >>> inherited_valid_time(None, [Record("legacy", created_at=4)], 9)
-    4
-    """
-    if explicit is not None:
-        return explicit
-    known = [t for p in parents if (t := p.valid_time if p.valid_time is not None else p.created_at) is not None]
-    if not known:
-        return tau
-    return max(known) if latest else known[0]
-
-
-def _payload(meta: Mapping[str, object]) -> FrozenMap:
-    """Metadata without ancestry keys and without the parent's derivation bookkeeping."""
-    drop = set(ANCESTRY_KEYS) | set(BOOKKEEPING_KEYS)
-    return FrozenMap((k, v) for k, v in meta.items() if k not in drop)
-
-
-
-
-def _pair(x: Id, r: Relation, y: Id) -> tuple[Edge, Edge]:
-    return Edge(x, r, y), Edge(y, inverse(r), x)
-
-
-# --------------------------------------------------------------------------- the view of ancestry
-
-
-def derived_metadata(s: Store, i: Id) -> FrozenMap:
-    """The metadata of ``m_s(i)`` with its ancestry keys computed from the edges out of ``i``.
-
-    ``evolved_from`` / ``split_from`` hold the single target when there is one
-    and a sorted list when there are several; ``merged_from`` is the sorted list
-    of targets (argument order is not recoverable from a set of edges — the
-    provenance is the edge set).  Keys without edges are absent, and a stored
-    ancestry key (a legacy record) is replaced by the edge-derived value.
-
-    >>> s = Store.of({"a": Record("A"), "m": Record("M")},
-    ...              [("m", Relation.MERGED_FROM, "a"), ("m", Relation.MERGED_FROM, "b")])
-    >>> derived_metadata(s, "m")
-    {'merged_from': ('a', 'b')}
-    """
-    r = s.records.get(i)
-    base = {} if r is None else {k: v for k, v in r.metadata.items() if k not in ANCESTRY_KEYS}
-    for rel in sorted(ANCESTRY, key=lambda x: x.value):
-        targets = sorted(e.target for e in s.edges if e.source == i and e.relation is rel)
-        if not targets:
-            continue
-        key = META_KEYS[rel]
-        base[key] = targets if rel is Relation.MERGED_FROM or len(targets) > 1 else targets[0]
-    return FrozenMap(base)
-
-
-def derived_record(s: Store, i: Id) -> Record | None:
-    """``m_s(i)`` as a reader sees it: the stored record with :func:`derived_metadata`.
-
-    This is REPAIRED's metadata ancestry reader: ``meta_r(derived_record(s, i))``
-    equals ``{j : (i, r, j) ∈ E_s}`` for every r ∈ R⁻, by construction (L2).
-    """
-    r = s.records.get(i)
-    return None if r is None else r.evolve(metadata=derived_metadata(s, i))
-
-
-# --------------------------------------------------------------------------- the step function
-
-
-def _live(s: Store, i: Id, what: str) -> Err | None:
-    """``None`` if ``i`` holds a live record, else the ``Err`` that says why not."""
-    r = s.records.get(i)
-    if r is None:
-        return Err(f"{what}: no record {i}")
-    if is_tombstone(r):
-        return Err(f"{what}: {i} is a tombstone (deleted)")
-    return None
-
-
-def _reserved(r: Record, what: str) -> Err | None:
-    bad = [k for k in ANCESTRY_KEYS if k in r.metadata]
-    if bad:
-        return Err(f"{what}: metadata key(s) {', '.join(bad)} are reserved; ancestry is recorded by edges")
-    return None
-
-
-def _commit(what: str, edges: Sequence[Edge], faults: frozenset[int]) -> Err | None:
-    """The fault oracle for a transaction: any failing edge write rolls the whole call back."""
-    failed = sorted(k for k in faults if 0 <= k < len(edges))
-    if failed:
-        return Err(f"{what}: edge write {failed[0]} failed; the call was rolled back")
-    return None
-
+__all__ = ["REPAIRED", "RepairedRealisation", "repaired_step"]
 
 _NO_ALLOCATION = Allocation()
 
@@ -347,14 +175,14 @@ def repaired_step(
         return Err(f"{a.kind}: identifiers are resolved by equality only (by_prefix is refused)"), s
     match a:
         case Save(record=r):
-            bad = _reserved(r, "save")
+            bad = refuse_ancestry_keys(r, "save")
             if bad:
                 return bad, s
             j, tau = xi.ids[0], xi.clock
             new = r.evolve(valid_time=inherited_valid_time(r.valid_time, (), tau)).stamped(tau)
             return Created(((j, new),)), s.with_record(j, new)
         case SaveAt(id=i, record=r):
-            bad = _live(s, i, "save_at") or _reserved(r, "save_at")
+            bad = refuse_unless_live(s, i, "save_at") or refuse_ancestry_keys(r, "save_at")
             if bad:
                 return bad, s
             tau = xi.clock
@@ -368,7 +196,7 @@ def repaired_step(
                 return Err(f"recall_prefix: {p!r} is ambiguous: {', '.join(matches)}"), s
             return (Found(matches[0], s.records[matches[0]]) if matches else Nothing()), s
         case Delete(id=i):
-            bad = _live(s, i, "delete")
+            bad = refuse_unless_live(s, i, "delete")
             if bad:
                 return bad, s
             return Flag(True), s.with_record(i, tombstone(s.records[i], xi.clock))
@@ -390,20 +218,20 @@ def repaired_step(
 def _edge_letter(
     s: Store, what: str, x: Id, r: Relation, y: Id, faults: frozenset[int]
 ) -> tuple[Output, Store]:
-    bad = _live(s, x, what) or _live(s, y, what)
+    bad = refuse_unless_live(s, x, what) or refuse_unless_live(s, y, what)
     if bad:
         return bad, s
     if x == y:
         return Err(f"{what}: both ends are {x}"), s
-    es = list(_pair(x, r, y))
-    bad = _commit(what, es, faults)
+    es = list(edge_pair(x, r, y))
+    bad = refuse_failed_writes(what, es, faults)
     if bad:
         return bad, s
     return Wrote(tuple(es)), s.with_edges(es)
 
 
 def _evolve(s: Store, a: Evolve, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
-    bad = _live(s, a.id, "evolve")
+    bad = refuse_unless_live(s, a.id, "evolve")
     if bad:
         return bad, s
     r, j, tau = s.records[a.id], xi.ids[0], xi.clock
@@ -413,11 +241,11 @@ def _evolve(s: Store, a: Evolve, xi: Allocation, faults: frozenset[int]) -> tupl
         namespace=r.namespace,
         tags=r.tags | {"evolved"} | a.tags,
         summary=a.summary if a.summary is not None else r.summary,
-        metadata=_payload(r.metadata).merged({"evolution_timestamp": tau, "change_reason": "observation"}),
+        metadata=inheritable_metadata(r.metadata).merged({"evolution_timestamp": tau, "change_reason": "observation"}),
         valid_time=inherited_valid_time(a.valid_time, (r,), tau),
     ).stamped(tau)
-    es = list(_pair(j, Relation.EVOLVED_FROM, a.id))
-    bad = _commit("evolve", es, faults)
+    es = list(edge_pair(j, Relation.EVOLVED_FROM, a.id))
+    bad = refuse_failed_writes("evolve", es, faults)
     if bad:
         return bad, s
     return Created(((j, new),)), s.with_record(j, new).with_edges(es)
@@ -430,7 +258,7 @@ def _merge(s: Store, a: Merge, xi: Allocation, faults: frozenset[int]) -> tuple[
     if twice:
         return Err(f"merge: {', '.join(twice)} named more than once"), s
     for i in a.ids:
-        bad = _live(s, i, "merge")
+        bad = refuse_unless_live(s, i, "merge")
         if bad:
             return bad, s
     rs = [s.records[i] for i in a.ids]
@@ -443,7 +271,7 @@ def _merge(s: Store, a: Merge, xi: Allocation, faults: frozenset[int]) -> tuple[
     j, tau = xi.ids[0], xi.clock
     meta = FrozenMap()
     for r in rs:
-        meta = meta.merged(_payload(r.metadata))  # later arguments override earlier ones
+        meta = meta.merged(inheritable_metadata(r.metadata))  # later arguments override earlier ones
     new = Record(
         content=a.content if a.content is not None else generated_merge_content([r.content for r in rs]),
         type=a.type if a.type is not None else merge_type([r.type for r in rs]),
@@ -453,8 +281,8 @@ def _merge(s: Store, a: Merge, xi: Allocation, faults: frozenset[int]) -> tuple[
         metadata=meta.merged({"merge_strategy": "union", "merge_timestamp": tau}),
         valid_time=inherited_valid_time(a.valid_time, rs, tau, latest=True),
     ).stamped(tau)
-    es = [e for i in a.ids for e in _pair(j, Relation.MERGED_FROM, i)]
-    bad = _commit("merge", es, faults)
+    es = [e for i in a.ids for e in edge_pair(j, Relation.MERGED_FROM, i)]
+    bad = refuse_failed_writes("merge", es, faults)
     if bad:
         return bad, s
     return Created(((j, new),)), s.with_record(j, new).with_edges(es)
@@ -463,7 +291,7 @@ def _merge(s: Store, a: Merge, xi: Allocation, faults: frozenset[int]) -> tuple[
 def _split(s: Store, a: Split, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     if len(a.contents) < 2:
         return Err(f"split: needs at least 2 parts, got {len(a.contents)}"), s
-    bad = _live(s, a.id, "split")
+    bad = refuse_unless_live(s, a.id, "split")
     if bad:
         return bad, s
     r, tau, n = s.records[a.id], xi.clock, len(a.contents)
@@ -476,14 +304,14 @@ def _split(s: Store, a: Split, xi: Allocation, faults: frozenset[int]) -> tuple[
                 type=r.type,
                 namespace=r.namespace,
                 tags=r.tags | {"split", f"split_part_{k}"},
-                metadata=_payload(r.metadata).merged({"split_part": k, "split_total": n, "split_timestamp": tau}),
+                metadata=inheritable_metadata(r.metadata).merged({"split_part": k, "split_total": n, "split_timestamp": tau}),
                 valid_time=vt,
             ).stamped(tau),
         )
         for k, (j, c) in enumerate(zip(xi.ids, a.contents), start=1)
     )
-    es = [e for j, _ in parts for e in _pair(j, Relation.SPLIT_FROM, a.id)]
-    bad = _commit("split", es, faults)
+    es = [e for j, _ in parts for e in edge_pair(j, Relation.SPLIT_FROM, a.id)]
+    bad = refuse_failed_writes("split", es, faults)
     if bad:
         return bad, s
     s2 = s
@@ -500,7 +328,7 @@ class RepairedRealisation(Realisation):
     """A realisation whose metadata ancestry reader is derived from the edges.
 
     :meth:`record_view` is the record a reader sees at ``i``: the law checks
-    (:func:`coalg.laws.clauses.check_L2`) read ancestry metadata through it.
+    (:func:`coalg.laws.check_L2`) read ancestry metadata through it.
     """
 
     def record_view(self, s: Store, i: Id) -> Record | None:

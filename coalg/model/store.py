@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from html import escape
 from typing import NamedTuple
 
 from ..errors import CoalgError
@@ -35,6 +36,7 @@ __all__ = [
     "mention_disjoint_union",
     "restrict",
     "fibre",
+    "edge_pair",
 ]
 
 
@@ -47,6 +49,15 @@ class Edge(NamedTuple):
 
     def __str__(self) -> str:
         return f"({self.source}, {self.relation.name}, {self.target})"
+
+
+def edge_pair(x: Id, r: Relation, y: Id) -> tuple[Edge, Edge]:
+    """The edge ``(x, r, y)`` and its inverse ``(y, r⁻¹, x)``: what a derivation writes.
+
+    >>> [str(e) for e in edge_pair("b", Relation.EVOLVED_FROM, "a")]
+    ['(b, EVOLVED_FROM, a)', '(a, EVOLVED_INTO, b)']
+    """
+    return Edge(x, r, y), Edge(y, inverse(r), x)
 
 
 def _edge(e: Edge | tuple[Id, Relation | str, Id]) -> Edge:
@@ -232,8 +243,6 @@ class Store:
         return f"Store({len(self.records)} records: {sorted(self.records)}; edges: [{es}])"
 
     def _repr_html_(self) -> str:
-        from html import escape
-
         rows = "".join(
             f"<tr><td><code>{escape(i)}</code></td><td>{escape(r.type)}</td>"
             f"<td>{escape(r.namespace)}</td><td>{escape(r.content[:60])}</td></tr>"

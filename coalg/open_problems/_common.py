@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..model import (
+    EMPTY,
     Call,
     Delete,
     Evolve,
@@ -18,6 +19,7 @@ from ..model import (
     Record,
     Save,
     Split,
+    Store,
     Time,
     Trace,
     call_to_json,
@@ -25,7 +27,6 @@ from ..model import (
     run,
     store_to_json,
 )
-from ..model.store import EMPTY, Store
 
 __all__ = ["CONTENTS", "Runner", "random_letter", "random_run", "random_word", "trace_json"]
 

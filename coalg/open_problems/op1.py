@@ -4,7 +4,7 @@ The law
 -------
 A UNION merge asserts every source at once: its content is ``[Source 1]: c₁ …
 [Source n]: cₙ``.  So the merged record should be believed exactly when all of
-its sources are.  With Obs^vt (:func:`coalg.bitemporal.core.believed`, the spec's
+its sources are.  With Obs^vt (:func:`coalg.bitemporal.believed`, the spec's
 Proposition 7.1 observation, extended by :func:`believed_spans` to records that
 carry an end of validity), for every merged record ``j`` with sources
 ``K = {i : (j, MERGED_FROM, i) ∈ E}`` and every ``(τt, τv)`` with ``τt`` at or
@@ -60,6 +60,7 @@ from typing import Any
 from ..bitemporal import believed
 from ..model import (
     DEFAULT_THETA,
+    EMPTY,
     REPAIRED,
     Allocation,
     Created,
@@ -72,13 +73,13 @@ from ..model import (
     Relation,
     RepairedRealisation,
     Save,
+    Store,
     Theta,
     Time,
     Trace,
     run,
     store_to_json,
 )
-from ..model.store import EMPTY, Store
 from ._common import random_run, trace_json
 from .proposed import PROPOSED, provenance
 
@@ -103,7 +104,7 @@ CANDIDATES = ("latest", "earliest", "interval", "as-given")
 
 
 def believed_spans(s: Store, tt: Time, tv: Time) -> dict[Id, Record]:
-    """Obs^vt with ends of validity: :func:`coalg.bitemporal.core.believed` minus records whose span ended before τv.
+    """Obs^vt with ends of validity: :func:`coalg.bitemporal.believed` minus records whose span ended before τv.
 
     Only the interval candidate writes an end (metadata ``valid_until``); on every
     other store this *is* ``believed(s, τt, τv)``.

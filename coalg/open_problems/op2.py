@@ -53,10 +53,12 @@ from ..bisim import allocation_blind_bisimilar, allocation_blind_witness
 from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
+    EMPTY,
     ID_POSITIONS,
     REPAIRED,
     Allocation,
     Created,
+    Edge,
     FrozenMap,
     Id,
     Letter,
@@ -67,12 +69,12 @@ from ..model import (
     Record,
     RepairedRealisation,
     Save,
+    Store,
     Theta,
     is_tombstone,
     run,
     store_to_json,
 )
-from ..model.store import EMPTY, Edge, Store
 from ._common import random_run
 from .proposed import PROPOSED, provenance
 

@@ -51,7 +51,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
 
-from ..composition import frame_property
+from ..composition import frame_property, union
 from ..model import (
     DEFAULT_THETA,
     Allocation,
@@ -76,6 +76,7 @@ from ..model import (
     Store,
     Supersede,
     Theta,
+    creates,
     fibre,
     letter_to_json,
     mention_disjoint_union,
@@ -83,6 +84,7 @@ from ..model import (
     restrict,
     step,
     store_to_json,
+    uuid_like_ids,
 )
 
 __all__ = [
@@ -195,7 +197,7 @@ def random_tenant(rng: random.Random, nu: str, ids: list[Id], n: int) -> Store:
 
 
 def frame_holds(s: Store, t: Store, a: Letter, xi: Allocation, nu: str, equality: Equality = "scoped") -> bool:
-    """Does ``α_ν(s ⊕ t)(a) = (o, s′ ⊕ t)`` hold (:func:`coalg.composition.core.frame_property`, ⊕)?"""
+    """Does ``α_ν(s ⊕ t)(a) = (o, s′ ⊕ t)`` hold (:func:`coalg.composition.frame_property`, ⊕)?"""
     return frame_property(s, t, a, xi, union="mention", realisation=scoped(nu, equality=equality)).holds
 
 
@@ -217,8 +219,6 @@ def random_letter(rng: random.Random, s: Store, t: Store, nu: str) -> Letter:
 
 
 def _tenants(rng: random.Random, shared_prefix: bool) -> tuple[Store, Store]:
-    from ..model import uuid_like_ids
-
     pool = uuid_like_ids(40, seed=rng.randint(0, 10**6))
     ids_s, ids_t = pool[:20], pool[20:]
     if shared_prefix:  # plant a prefix collision between the tenants
@@ -232,7 +232,7 @@ def explore_frame(rng: random.Random, trials: int, equality: Equality = "scoped"
     for _ in range(trials):
         s, t = _tenants(rng, rng.random() < 0.5)
         a = random_letter(rng, s, t, "nu")
-        xi = Allocation(tuple(f"new-{k}" for k in range(_creates(a))), 99)
+        xi = Allocation(tuple(f"new-{k}" for k in range(creates(a))), 99)
         n += 1
         if not frame_holds(s, t, a, xi, "nu", equality):
             fc = frame_property(s, t, a, xi, union="mention", realisation=scoped("nu", equality=equality))
@@ -241,25 +241,17 @@ def explore_frame(rng: random.Random, trials: int, equality: Equality = "scoped"
     return n, None
 
 
-def _creates(a: Letter) -> int:
-    from ..model import creates
-
-    return creates(a)
-
-
 # =========================================================================== the two counterexamples
 
 
 def shared_namespace_witness() -> dict[str, Any]:
     """Two tenants in the *same* namespace, identifiers sharing the prefix ``deadbeef`` (the 6.3 pair)."""
-    from ..composition import union as _union
-
     s = Store.of({"deadbeef-111": Record("S's plan", namespace="nu")})
     t = Store.of({"deadbeef-222": Record("T's plan", namespace="nu")})
     real = scoped("nu")
     a = RecallPrefix("deadbeef")
     o1, _ = real.step(s, a)
-    u = _union(s, t, "mention")
+    u = union(s, t, "mention")
     outs = {repr(real.step(u, a, theta=th)[0]) for th in (Theta(), Theta(descending=True),
                                                           Theta(id_priority=("deadbeef-222",)))}
     o2, _ = real.step(u, a)

@@ -3,7 +3,7 @@
 ContextFS has a second memory model, ``VersionedMem`` with a ``Timeline`` of
 ``VersionEntry``s, whose ``is_consistent`` checks monotone timestamps, a single
 memory id and unique version ids (``types/versioned.py:576``; here
-:meth:`coalg.bitemporal.core.Timeline.is_consistent`).  Nothing connects it to the
+:meth:`coalg.bitemporal.Timeline.is_consistent`).  Nothing connects it to the
 store.  :func:`timelines` is such a connection.
 
 The mapping Φ
@@ -64,7 +64,9 @@ from typing import Any, Literal
 from ..bitemporal import Timeline, VersionEntry, clock_to_datetime
 from ..model import (
     CONTEXTFS,
+    EMPTY,
     REPAIRED,
+    Allocation,
     Call,
     Evolve,
     Id,
@@ -76,11 +78,11 @@ from ..model import (
     Save,
     SaveAt,
     Split,
+    Store,
     meta_ancestry,
     run,
     store_to_json,
 )
-from ..model.store import EMPTY, Store
 from ._common import random_run
 
 __all__ = ["check_run", "counterexamples", "first_version", "incremental", "laws", "ok", "timeline_json", "timelines",
@@ -236,9 +238,7 @@ def counterexamples() -> dict[str, Any]:
     return out
 
 
-def _alloc(j: Id, clock: int) -> Any:
-    from ..model import Allocation
-
+def _alloc(j: Id, clock: int) -> Allocation:
     return Allocation((j,), clock)
 
 

@@ -63,6 +63,7 @@ from ..laws import record_view
 from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
+    EMPTY,
     REPAIRED,
     Allocation,
     Created,
@@ -83,6 +84,7 @@ from ..model import (
     Save,
     SaveAt,
     Split,
+    Store,
     Theta,
     Trace,
     Unfolding,
@@ -98,7 +100,6 @@ from ..model import (
     step,
     store_to_json,
 )
-from ..model.store import EMPTY, Store
 from ._common import Runner
 from .op5 import timelines
 

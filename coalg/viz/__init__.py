@@ -1,4 +1,19 @@
-"""Figures for the book: pure functions ``plot_*(..., ax=None) -> Axes`` (needs matplotlib)."""
+"""Figures for the book: pure functions ``plot_*(..., ax=None) -> Axes`` (needs matplotlib).
+
+=====================  ===========================================================
+:mod:`.style`          the house style: colours, sizes, fonts, axes
+:mod:`.layout`         deterministic layouts of store graphs and unfoldings
+:mod:`.store`          the store graph (§3.1, Definition 3.4)
+:mod:`.unfolding`      unfoldings as trees, alone or compared (§3.4, Def. 3.19; Thm 5.7)
+:mod:`.plane`          the bitemporal plane (§3.5, Def. 3.20; §7.1, Prop. 7.1)
+:mod:`.charts`         refinement rounds (Def. 5.23), prefix collisions (Remark 6.8), benchmarks
+=====================  ===========================================================
+
+Every plot draws onto the ``Axes`` it is given (or a new one), returns it, and
+depends only on its arguments: the same input gives the same figure under any
+``PYTHONHASHSEED``.  matplotlib is an optional dependency (``coalg[book]``);
+``import coalg`` never imports this package.  Tests use the Agg backend.
+"""
 
 from typing import TYPE_CHECKING
 
@@ -7,27 +22,22 @@ from .._lazy import attach
 __getattr__, __dir__, __all__ = attach(__name__, __file__)
 
 if TYPE_CHECKING:
-    from .core import (
+    from .charts import plot_benchmark, plot_prefix_collision, plot_refinement
+    from .layout import store_layout, unfolding_extent, unfolding_layout
+    from .plane import derivation_kind, plot_bitemporal_plane
+    from .store import edge_family, plot_store
+    from .style import (
         ADDED,
         FIGSIZE,
+        FONT_SIZE,
         HIGHLIGHT,
         NEUTRAL,
         PALETTE,
         QUERY_COLOUR,
         REMOVED,
         colour_map,
-        derivation_kind,
-        edge_family,
         finish_axes,
+        graph_figsize,
         new_axes,
-        plot_benchmark,
-        plot_bitemporal_plane,
-        plot_prefix_collision,
-        plot_refinement,
-        plot_store,
-        plot_unfolding,
-        plot_unfoldings,
-        store_layout,
-        unfolding_diff,
-        unfolding_layout,
     )
+    from .unfolding import plot_unfolding, plot_unfoldings, unfolding_diff

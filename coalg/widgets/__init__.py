@@ -1,4 +1,28 @@
-"""The explorers: ipywidgets front ends over the pure library and the plots of :mod:`coalg.viz`."""
+"""The explorers: ipywidgets front ends over the pure library and the plots of :mod:`coalg.viz`.
+
+============================  ==========================================================================
+:mod:`.playground`            apply operations to a store, the laws of each step (§3.3, Def. 3.21)
+:mod:`.ancestry`              ancestry against descendants (§3.4; Theorem 5.7, Propositions 5.2, 5.13)
+:mod:`.bitemporal_stepper`    Theorem 5.27, then Proposition 7.1, step by step; bitemporal planes (§5.8, §7.1)
+:mod:`.merge_lab`             merged type, namespace, content as order and θ vary (Props 5.20, 5.24, 5.25)
+:mod:`.tenants_lab`           tenant stores, their union and how they interfere (§6; Props 6.3, 6.4, 6.6)
+:mod:`.refinement_stepper`    partition refinement round by round; allocation-blind comparison (Def. 5.23)
+============================  ==========================================================================
+
+They stand on a small shared base: :mod:`.base` (an explorer: actions that
+never raise, the message line, the lazy front end), :mod:`.stepping` (back and
+forth through a fixed sequence: proof steps, refinement rounds),
+:mod:`.controls`              and :mod:`.text` (the common controls and what they write),
+:mod:`.figures`               (plots rendered to PNG), :mod:`.allocation` (fresh allocations
+for a session), and, for the playground, :mod:`.operations` and :mod:`.steps`.
+
+Rules every explorer follows: an invalid action (too few records, nothing
+selected, an unknown identifier, malformed JSON) never raises — it leaves the
+state alone and puts a sentence in ``.message`` (shown in the widget); figures
+are PNG images in ``Image`` widgets, rendered at construction, so a page that
+embeds the widget state statically (the web book) shows a meaningful picture.
+Python callbacks run only under a live kernel (JupyterLab, Voila).
+"""
 
 from typing import TYPE_CHECKING
 
@@ -7,14 +31,12 @@ from .._lazy import attach
 __getattr__, __dir__, __all__ = attach(__name__, __file__)
 
 if TYPE_CHECKING:
-    from .core import (
-        OPERATIONS,
-        AncestryExplorer,
-        BitemporalStepper,
-        DerivationPlayground,
-        MergeLab,
-        RefinementStepper,
-        TenantsLab,
-        next_allocation,
-        render_png,
-    )
+    from .allocation import next_allocation
+    from .ancestry import AncestryExplorer
+    from .bitemporal_stepper import BitemporalStepper
+    from .figures import render_png
+    from .merge_lab import MergeLab
+    from .operations import OPERATIONS
+    from .playground import DerivationPlayground
+    from .refinement_stepper import RefinementStepper
+    from .tenants_lab import TenantsLab

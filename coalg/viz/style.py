@@ -1,0 +1,144 @@
+"""The house style of every figure of the book: colours, sizes, fonts and axes.
+
+Every plot of :mod:`coalg.viz` takes its colours and sizes from here, so a
+figure of §3 (store graphs, unfoldings), §5.8 and §7.1 (bitemporal planes) or
+§6 (prefix collisions) looks like every other.  The rules (QuantEcon's figure
+rules): lowercase axis labels, no ``set_title`` — captions come from the book —
+Okabe–Ito colours in a fixed order, and the same sizes everywhere.
+
+matplotlib is imported only by the functions that draw (``coalg[book]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = [
+    "ADDED",
+    "EDGE_COLOUR",
+    "FIGSIZE",
+    "FONT_SIZE",
+    "HIGHLIGHT",
+    "LINE_WIDTH",
+    "NEUTRAL",
+    "NODE_SIZE",
+    "PALETTE",
+    "QUERY_COLOUR",
+    "REGION_ALPHA",
+    "REMOVED",
+    "colour_map",
+    "finish_axes",
+    "fit_limits",
+    "graph_figsize",
+    "new_axes",
+    "panel_title",
+]
+
+PALETTE: tuple[str, ...] = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # green
+    "#CC79A7",  # purple
+    "#56B4E9",  # sky
+    "#D55E00",  # vermilion
+    "#F0E442",  # yellow
+    "#000000",  # black
+)
+"""Okabe–Ito colours (distinguishable under the common colour-vision deficiencies), in a fixed order."""
+
+NEUTRAL = "#7f7f7f"
+"""Reference lines and secondary marks."""
+
+QUERY_COLOUR = "#000000"
+"""The query point of a plane and its answer."""
+
+FIGSIZE = (6.4, 4.4)
+"""Default size of a new figure, in inches."""
+
+HIGHLIGHT = "#000000"
+"""Rings and strokes of highlighted nodes and edges (what a caption or a widget points at)."""
+
+ADDED = "#009E73"
+"""What a comparison shows as new (green)."""
+
+REMOVED = "#D55E00"
+"""What a comparison shows as gone (vermilion, the Okabe–Ito red)."""
+
+EDGE_COLOUR = "#4d4d4d"
+"""Ancestry edges; descendant and other edges use :data:`NEUTRAL`."""
+
+REGION_ALPHA = 0.18
+"""Opacity of a belief region in a bitemporal plane."""
+
+LINE_WIDTH = 1.6
+"""Width of a curve (prefix collisions) and of a region's outline."""
+
+FONT_SIZE = 9
+"""Tick labels and panel names; annotations use one or two points less."""
+
+NODE_SIZE = 11.0
+"""Marker size (points) of a record in a graph plot."""
+
+
+
+def colour_map(keys: Sequence[str]) -> dict[str, str]:
+    """A colour for each key: keys sorted, palette colours in order (cycling), so always the same.
+
+    >>> colour_map(["bob", "alice"])
+    {'alice': '#0072B2', 'bob': '#E69F00'}
+    """
+    return {k: PALETTE[n % len(PALETTE)] for n, k in enumerate(sorted(set(keys)))}
+
+
+def new_axes(ax: Axes | None = None, *, figsize: tuple[float, float] = FIGSIZE) -> Axes:
+    """``ax`` itself, or the axes of a new figure of the house size."""
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, created = plt.subplots(figsize=figsize)
+    return created
+
+
+def finish_axes(ax: Axes, *, xlabel: str, ylabel: str) -> Axes:
+    """Apply the house style: lowercase axis labels, no top/right spines, no title."""
+    ax.set_xlabel(xlabel.lower())
+    ax.set_ylabel(ylabel.lower())
+    ax.spines["top"].set_visible(False)
+    ax.spines["right"].set_visible(False)
+    ax.tick_params(labelsize=FONT_SIZE)
+    return ax
+
+
+def fit_limits(ax: Axes, points: Sequence[tuple[float, float]], *, x_margin: float, below: float,
+               above: float) -> tuple[list[float], list[float]]:
+    """Set the limits of ``ax`` around ``points`` (a graph's nodes) with the given margins.
+
+    Returns the ``x`` and ``y`` coordinates (``[0.0]`` when there are no points),
+    from which the caller sets its ticks.
+    """
+    xs = [p[0] for p in points] or [0.0]
+    ys = [p[1] for p in points] or [0.0]
+    ax.set_xlim(min(xs) - x_margin, max(xs) + x_margin)
+    ax.set_ylim(min(ys) - below, max(ys) + above)
+    return xs, ys
+
+
+def graph_figsize(pos: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """The size of a store graph drawn on the layout ``pos``: the house width, a height that
+    grows with the tallest column.
+
+    >>> graph_figsize({"a": (0.0, 0.0), "b": (1.0, 0.0)})
+    (6.4, 3.3000000000000003)
+    """
+    tallest = max((sum(1 for q in pos.values() if q[0] == p[0]) for p in pos.values()), default=1)
+    return (FIGSIZE[0], max(FIGSIZE[1] * 0.75, 0.5 * tallest + 0.9))
+
+
+def panel_title(ax: Axes, text: str) -> None:
+    """Name a panel with a text above its top-left corner (the house style uses ``set_title`` for nothing)."""
+    ax.text(0.0, 1.02, text, transform=ax.transAxes, fontsize=FONT_SIZE, ha="left", va="bottom")

@@ -1,0 +1,251 @@
+"""The bitemporal proof stepper: Theorem 5.27 on ContextFS, Proposition 7.1 on the repaired realisation.
+
+Paper §5.8 and §7.1: two histories h ∼vt h′ that differ only in valid times are
+recorded (Ψ); on ContextFS the two stores are equal, so no query tells the
+histories apart (Theorem 5.27); the repaired realisation stores valid time, and
+Obs^vt separates them (Proposition 7.1).  The proofs are data
+(:func:`coalg.bitemporal.theorem_5_27`, :func:`coalg.bitemporal.proposition_7_1`);
+the stepper walks them with the shared :class:`~coalg.widgets.stepping.Stepper`,
+the recording step expanded call by call, and draws the bitemporal planes.
+
+>>> bs = BitemporalStepper()
+>>> bs.state["proof"], bs.next(), bs.index
+('5.27', True, 1)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..bitemporal import (
+    History,
+    Proof,
+    believed,
+    meeting_example,
+    proposition_7_1,
+    recording,
+    shifted,
+    theorem_5_27,
+)
+from ..model import Id, Realisation, Record, Store, get_realisation, output_to_json
+from ..viz import ADDED, REMOVED, plot_bitemporal_plane, plot_store
+from .base import action
+from .controls import button, figure_image, ipywidgets, realisation_picker
+from .figures import name_panel, render_png
+from .stepping import Stepper
+from .text import esc, short
+
+__all__ = ["BitemporalStepper", "Frame"]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One position of the stepper: a proof step (or one call of the recording step) and the two stores."""
+
+    title: str
+    explanation: str
+    data: Any
+    store_h: Store
+    store_h_prime: Store
+
+
+class BitemporalStepper(Stepper):
+    """Walk through Theorem 5.27 (ContextFS) or Proposition 7.1 (repaired) on a pair h ∼vt h′.
+
+    The "recording" step of the proof is expanded call by call: the two stores
+    after each call are drawn side by side, equal on ContextFS and different on
+    the repaired realisation.  Below, the bitemporal plane of Ψ(h) and Ψ(h′)
+    answers :func:`coalg.bitemporal.believed` at the query (τt, τv).
+    Methods: :meth:`next`, :meth:`back`, :meth:`goto`, :meth:`set_realisation`, :meth:`query`.
+    """
+
+    AT_LAST = "this is the last step of the proof."
+
+    def __init__(self, h: History | None = None, h_prime: History | None = None, *,
+                 realisation: str = "contextfs", mode: str = "current") -> None:
+        super().__init__("Step through the proof with back / next.")
+        if h is None:
+            h, h2 = meeting_example()
+            h_prime = h_prime or h2
+        self.h: History = h
+        self.h_prime: History = h_prime if h_prime is not None else shifted(h)
+        self.mode = mode
+        self.tt, self.tv = 5, 3
+        self._set(get_realisation(realisation))
+
+    def _set(self, realisation: Realisation) -> None:
+        """Prove on ``realisation``: the proof it calls for, its frames, the two recorded stores."""
+        self.realisation = realisation
+        if self.realisation.declares_valid_time:
+            self.proof: Proof = proposition_7_1(self.h, self.h_prime, realisation=self.realisation)
+        else:
+            self.proof = theorem_5_27(self.h, self.h_prime, realisation=self.realisation)
+        r1, r2 = recording(self.h, self.realisation), recording(self.h_prime, self.realisation)
+        final = (r1.final, r2.final)
+        n = len(r1.steps)
+
+        def per_call(explanation: str, rows: Sequence[Any] | None) -> list[Frame]:
+            return [Frame(f"Recording, call by call: call {k + 1} of {n}", explanation,
+                          rows[k] if rows is not None else
+                          {"k": k + 1, "tt": a.call.tt, "vt": a.call.vt, "vt_prime": b.call.vt,
+                           "output_h": output_to_json(a.output), "output_h_prime": output_to_json(b.output),
+                           "stores_equal": a.store == b.store},
+                          a.store, b.store)
+                    for k, (a, b) in enumerate(zip(r1.steps, r2.steps))]
+
+        frames: list[Frame] = []
+        for step in self.proof.steps:
+            if step.title.startswith("Recording"):
+                frames += per_call(step.explanation, step.data["calls"])
+                continue
+            frames.append(Frame(step.title, step.explanation, step.data, *final))
+            if step.title.startswith("The valid-time channel") and self.proof.item == "7.1":
+                frames += per_call("Ψ^vt is the same left fold, but each created record now stores the "
+                                   "call's valid time, so the two runs part where τv differs.", None)
+        self.frames = frames
+        self.position = min(self.position, len(frames) - 1)
+        self.stores = final
+
+    # ----------------------------------------------------------------- state
+    @property
+    def index(self) -> int:
+        """The step shown, from 0."""
+        return self.position
+
+    @property
+    def frame(self) -> Frame:
+        """The step shown."""
+        return self.frames[self.position]
+
+    def answers(self) -> tuple[dict[Id, Record], dict[Id, Record]]:
+        """What Ψ(h) and Ψ(h′) believe at the query (τt, τv)."""
+        s1, s2 = self.stores
+        return (believed(s1, self.tt, self.tv, mode=self.mode),  # type: ignore[arg-type]
+                believed(s2, self.tt, self.tv, mode=self.mode))  # type: ignore[arg-type]
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """A JSON-ready summary: the proof, the step shown, whether its stores agree, the query's answers."""
+        a1, a2 = self.answers()
+        return {
+            "realisation": self.realisation.name,
+            "proof": self.proof.item,
+            "conclusion": self.proof.conclusion,
+            "index": self.index,
+            "frames": len(self.frames),
+            "title": self.frame.title,
+            "stores_equal": self.frame.store_h == self.frame.store_h_prime,
+            "final_stores_equal": self.stores[0] == self.stores[1],
+            "query": (self.tt, self.tv),
+            "believed_h": [r.content for r in a1.values()],
+            "believed_h_prime": [r.content for r in a2.values()],
+            "message": self.message,
+        }
+
+    # ----------------------------------------------------------------- actions
+    def _count(self) -> int:
+        return len(self.frames)
+
+    def _arrived(self) -> str:
+        return f"step {self.position + 1} of {len(self.frames)}: {self.frame.title}"
+
+    goto = Stepper.step_to
+    next = Stepper.forward
+    back = Stepper.backward
+
+    @action
+    def set_realisation(self, name: str) -> bool:
+        """Prove on the realisation ``name``: Theorem 5.27 on ContextFS, Proposition 7.1 on the repaired one."""
+        if (realisation := self._realisation(name)) is None:
+            return False
+        self._set(realisation)
+        self._say(f"now Proposition {self.proof.item} on {name}." if self.proof.item == "7.1"
+                  else f"now Theorem {self.proof.item} on {name}.")
+        self._refresh()
+        return True
+
+    @action
+    def query(self, tt: int, tv: int) -> tuple[list[str], list[str]]:
+        """Ask both stores what was believed at ``tt`` about ``tv``; the contents they answer."""
+        self.tt, self.tv = int(tt), int(tv)
+        a1, a2 = self.answers()
+        self._say(f"believed at τt = {tt} about τv = {tv}: h → {[r.content for r in a1.values()]}, "
+                  f"h′ → {[r.content for r in a2.values()]}" + ("" if a1 == a2 else " — they differ."))
+        self._refresh(proof=False)
+        return [r.content for r in a1.values()], [r.content for r in a2.values()]
+
+    # ----------------------------------------------------------------- views
+    def step_html(self) -> str:
+        """The step shown: its title, explanation, whether the two stores agree, and its data."""
+        f = self.frame
+        data = json.dumps(f.data, ensure_ascii=False, indent=1, default=str)
+        if len(data) > 2500:
+            data = data[:2500] + "\n…"
+        equal = f.store_h == f.store_h_prime
+        head = (f"<div><b>{'Theorem' if self.proof.item == '5.27' else 'Proposition'} {self.proof.item}</b> on "
+                f"<code>{self.realisation.name}</code> — step {self.position + 1} of {len(self.frames)}</div>")
+        return (head + f"<div style='font-weight:bold;font-size:110%;margin:4px 0'>{esc(f.title)}</div>"
+                f"<div>{esc(f.explanation)}</div>"
+                f"<div>the two stores shown are <b style='color:{ADDED if equal else REMOVED}'>"
+                f"{'equal' if equal else 'different'}</b></div>"
+                f"<details><summary>the step's data</summary><pre style='font-size:80%'>{esc(data)}</pre></details>")
+
+    def stores_png(self) -> bytes:
+        """The two stores of the step shown, side by side (PNG)."""
+        f = self.frame
+
+        def draw(axes: list[Any]) -> None:
+            for ax, s, name in zip(axes, (f.store_h, f.store_h_prime), ("Ψ(h)", "Ψ(h′)")):
+                def label(i: Id, s: Store = s) -> str:
+                    r = s.records.get(i)
+                    if r is None:
+                        return i
+                    vt = "" if r.valid_time is None else f", τv = {r.valid_time}"
+                    return f"{i}: {short(r.content, 18)}\nτt = {r.created_at}{vt}"
+
+                plot_store(s, ax=ax, labels=label, legend=False)
+                name_panel(ax, name)
+
+        return render_png(draw, (10.0, 2.6), ncols=2)
+
+    def planes_png(self) -> bytes:
+        """The bitemporal planes of Ψ(h) and Ψ(h′) with the query point (PNG)."""
+        def draw(axes: list[Any]) -> None:
+            for ax, s, name in zip(axes, self.stores, ("Ψ(h)", "Ψ(h′)")):
+                plot_bitemporal_plane(s, tt=self.tt, tv=self.tv, ax=ax, mode=self.mode,  # type: ignore[arg-type]
+                                      colour_by="record")
+                ax.get_legend().remove() if ax.get_legend() else None
+                name_panel(ax, name)
+
+        return render_png(draw, (10.0, 3.8), ncols=2, left=0.6, wspace=0.3)
+
+    def _build(self, ui: dict[str, Any]) -> None:
+        w = ipywidgets()
+        ui["message"] = w.HTML()
+        ui["realisation"] = realisation_picker(self.realisation.name)
+        self._observe(ui["realisation"], self.set_realisation)
+        ui["step"] = w.HTML()
+        ui["stores"] = figure_image()
+        ui["planes"] = figure_image()
+        times = sorted({*self.h.tt(), *self.h.vt(), *self.h_prime.vt()})
+        lo, hi = min(times) - 1, max(times) + 2
+        ui["tt"] = w.IntSlider(value=self.tt, min=lo, max=hi, description="τt")
+        ui["tv"] = w.IntSlider(value=self.tv, min=lo, max=hi, description="τv")
+        for key in ("tt", "tv"):
+            self._observe(ui[key], lambda _v: self.query(ui["tt"].value, ui["tv"].value))
+        ui["root"] = w.VBox([ui["realisation"],
+                             w.HBox([button("◀ back", self.back), button("next ▶", self.next, style="info")]),
+                             ui["message"], ui["step"], ui["stores"],
+                             w.HTML("<b>The bitemporal plane: what was believed at τt about τv</b>"),
+                             w.HBox([ui["tt"], ui["tv"]]), ui["planes"]])
+
+    def _draw(self, ui: dict[str, Any], proof: bool = True) -> None:
+        if proof:
+            ui["realisation"].value = self.realisation.name
+            ui["step"].value = self.step_html()
+            ui["stores"].value = self.stores_png()
+        ui["planes"].value = self.planes_png()
+

@@ -1,0 +1,223 @@
+"""The refinement stepper: partition refinement round by round, and allocation-blind comparison.
+
+Paper §2.2 and Definition 5.23: round 0 groups identifiers by their record,
+each next round splits blocks by the blocks their edges lead to, and the stable
+partition is bisimilarity (:func:`coalg.bisim.refinement_rounds`; the rounds
+are walked with the shared :class:`~coalg.widgets.stepping.Stepper`).  Below,
+two stores are compared up to allocation (s ≈ t): merging twice against once
+(Proposition 5.24), in the other order (Proposition 5.25), two unrelated stores.
+
+>>> rs = RefinementStepper()
+>>> rs.round, rs.next_round(), rs.round
+(0, True, 1)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..bisim import allocation_blind_witness, distinguish, refinement_rounds
+from ..model import Id, Merge, Store, preset, refinement_example, run
+from ..model import names as preset_names
+from ..viz import ADDED, REMOVED, plot_refinement, plot_store
+from .base import action
+from .controls import button, figure_image, ipywidgets
+from .figures import name_panel, render_png, store_height
+from .stepping import Stepper
+from .text import esc
+
+__all__ = ["RefinementStepper"]
+
+
+def _comparisons() -> dict[str, tuple[Store, Store, str]]:
+    """The pairs of stores the stepper compares: name ↦ (s, t, what the paper says about them)."""
+    base = preset("merge tie")
+    once = run(base, [Merge(("id0001", "id0002"))]).final
+    twice = run(once, [Merge(("id0001", "id0002"))]).final
+    ba = run(base, [Merge(("id0002", "id0001"))]).final
+    return {
+        "merge once vs twice (5.24)": (once, twice, "Proposition 5.24: ≈ although not equal"),
+        "merge a,b vs b,a (5.25)": (once, ba, "Proposition 5.25: the argument order is observable"),
+        "meeting notes vs lineage": (preset("meeting notes"), preset("lineage"), "two unrelated stores"),
+    }
+
+
+class RefinementStepper(Stepper):
+    """Partition refinement round by round, then allocation-blind comparison of two stores.
+
+    The rounds are :func:`coalg.bisim.refinement_rounds`: round 0 groups
+    identifiers by their record, each next round splits blocks by the blocks
+    their edges lead to, and the last round is bisimilarity.  The comparison
+    decides s ≈ t (Definition 5.23) and, when they are not, highlights the
+    identifier without a partner and the path that distinguishes it.
+    Methods: :meth:`set_round`, :meth:`next_round`, :meth:`set_store`,
+    :meth:`compare`, :meth:`distinguish`.
+    """
+
+    STORES = ("refinement example", *preset_names())
+    """The stores the stepper refines: the refinement example and every preset."""
+
+    AT_FIRST = "this is round 0."
+    AT_LAST = "the partition is stable: no further round splits a block."
+
+    def __init__(self, start: str | Store = "refinement example", comparison: str = "merge a,b vs b,a (5.25)") -> None:
+        super().__init__("Step through the rounds.")
+        self.comparisons = _comparisons()
+        self.pair_name = comparison if comparison in self.comparisons else next(iter(self.comparisons))
+        self.witness: dict[str, Any] | None = None
+        self.pair_highlight: tuple[list[Any], list[Any]] = ([], [])
+        self._store_from(start)
+        self.compare(self.pair_name)
+        blocks = len(set(self.rounds[0].values()))
+        self.message = (f"round 0 of {self.store_name}: {blocks} block(s) — press “round ▶” to refine.  "
+                        f"Below: {self.message}")
+
+    def _store_from(self, start: str | Store) -> None:
+        if isinstance(start, Store):
+            self.store_name, self.store = "custom", start
+        elif start == "refinement example":
+            self.store_name, self.store = start, refinement_example()
+        else:
+            self.store_name, self.store = start, preset(start)
+        self.rounds = refinement_rounds(self.store)
+        self.position = 0
+
+    @property
+    def round(self) -> int:
+        """The round shown, from 0."""
+        return self.position
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """A JSON-ready summary: the store, the round and its partition, the comparison and its witness."""
+        part = self.rounds[self.round] if self.rounds else {}
+        return {
+            "store": self.store_name,
+            "round": self.round,
+            "rounds": len(self.rounds),
+            "blocks": len(set(part.values())),
+            "partition": dict(part),
+            "comparison": self.pair_name,
+            "blind_bisimilar": self.witness is None,
+            "witness": self.witness,
+            "message": self.message,
+        }
+
+    @action
+    def set_store(self, name: str) -> bool:
+        """Refine the store ``name`` (one of :attr:`STORES`), from round 0."""
+        if name not in self.STORES:
+            self._say(f"unknown store {name!r}; known: {', '.join(self.STORES)}.", error=True)
+            return False
+        self._store_from(name)
+        self._say(f"{name}: {len(self.rounds)} round(s) until stable.")
+        self._refresh()
+        return True
+
+    def _count(self) -> int:
+        return len(self.rounds)
+
+    def _not_a_position(self, k: int) -> str:
+        return f"rounds are 0 … {len(self.rounds) - 1}; {k} is not one."
+
+    def _arrived(self) -> str:
+        r = self.position
+        blocks = len(set(self.rounds[r].values()))
+        last = r == len(self.rounds) - 1
+        return f"round {r}: {blocks} block(s)" + (" — stable: this is bisimilarity." if last else ".")
+
+    def _show_position(self) -> None:
+        self._refresh(compare=False)  # the comparison below does not depend on the round
+
+    set_round = Stepper.step_to
+    next_round = Stepper.forward
+    previous_round = Stepper.backward
+
+    @action
+    def compare(self, name: str) -> bool:
+        """Compare the pair of stores ``name`` (one of :attr:`comparisons`) up to allocation."""
+        if name not in self.comparisons:
+            self._say(f"unknown comparison {name!r}.", error=True)
+            return False
+        self.pair_name = name
+        s, t, note = self.comparisons[name]
+        self.witness = allocation_blind_witness(s, t)
+        if self.witness is None:
+            self.pair_highlight = ([], [])
+            self._say(f"{name}: s ≈ t — {note}.")
+        else:
+            first = self.witness["first"]
+            left = list(self.witness["unmatched_left"])
+            right = list(self.witness["unmatched_right"])
+            if first.get("against"):
+                (right if first["side"] == "left" else left).append(first["against"])
+            self.pair_highlight = (left, right)
+            self._say(f"{name}: not ≈ — {first['side']} identifier {first['id']} has no partner"
+                      + (f" ({first.get('reason')})" if first.get("reason") else "") + f". {note}.")
+        self._refresh()
+        return True
+
+    @action
+    def distinguish(self, i: Id, j: Id) -> dict[str, Any] | None:
+        """A shortest distinguishing witness for ``i`` and ``j`` in the current store, or ``None`` if bisimilar."""
+        s = self.store
+        missing = [x for x in (i, j) if x not in s.ids()]
+        if missing:
+            self._say(f"unknown identifier {', '.join(missing)}.", error=True)
+            return None
+        w = distinguish(s, i, s, j)
+        if w is None:
+            self._say(f"{i} and {j} are bisimilar: no formula tells them apart.")
+            return None
+        self._say(f"{i} and {j} differ after the path {' · '.join(w.path) or '(empty)'}: {w.reason}")
+        return w.to_json()
+
+    def round_png(self) -> bytes:
+        """The store graph coloured by the blocks of the round shown (PNG)."""
+        return render_png(lambda ax: plot_refinement(self.store, axes=[ax], rounds=self.rounds,
+                                                     which=[self.round]), (6.5, store_height(self.store)))
+
+    def pair_png(self) -> bytes:
+        """The two stores compared, side by side, the witness highlighted (PNG)."""
+        s, t, _ = self.comparisons[self.pair_name]
+        hl, hr = self.pair_highlight
+        h = max(store_height(x) for x in (s, t))
+
+        def draw(axes: list[Any]) -> None:
+            for ax, st, hi, name in zip(axes, (s, t), (hl, hr), ("s", "t")):
+                plot_store(st, ax=ax, highlight=hi, legend=False)
+                name_panel(ax, name)
+
+        return render_png(draw, (10.0, h), ncols=2)
+
+    def _build(self, ui: dict[str, Any]) -> None:
+        w = ipywidgets()
+        ui["message"] = w.HTML()
+        ui["store"] = w.Dropdown(options=list(self.STORES), value=self.store_name if self.store_name in self.STORES
+                                 else None, description="store")
+        self._observe(ui["store"], lambda v: self.set_store(v) if v else None)
+        ui["round"] = w.HTML()
+        ui["figure"] = figure_image()
+        ui["pair"] = w.Dropdown(options=list(self.comparisons), value=self.pair_name, description="compare")
+        self._observe(ui["pair"], self.compare)
+        ui["pair_figure"] = figure_image()
+        ui["verdict"] = w.HTML()
+        ui["root"] = w.VBox([ui["store"],
+                             w.HBox([button("◀ round", self.previous_round),
+                                     button("round ▶", self.next_round, style="info"), ui["round"]]),
+                             ui["message"], ui["figure"],
+                             w.HTML("<b>Allocation-blind comparison (Definition 5.23)</b>"),
+                             ui["pair"], ui["verdict"], ui["pair_figure"]])
+
+    def _draw(self, ui: dict[str, Any], compare: bool = True) -> None:
+        ui["round"].value = f"round {self.round} of {len(self.rounds) - 1}"
+        ui["figure"].value = self.round_png()
+        if compare:
+            wit = self.witness
+            ui["verdict"].value = (f"<b style='color:{ADDED}'>s ≈ t</b>" if wit is None else
+                                   f"<b style='color:{REMOVED}'>s ≉ t</b> <code style='font-size:85%'>"
+                                   f"{esc(json.dumps(wit, ensure_ascii=False)[:400])}</code>")
+            ui["pair_figure"].value = self.pair_png()
+
+
