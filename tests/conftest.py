@@ -16,6 +16,10 @@ from typing import Any
 
 import pytest
 
+# --doctest-modules would import every conftest.py as a doctest module named 'conftest', and
+# two of them (tests/, tests/book/) then clash; they hold fixtures, not doctests.
+collect_ignore_glob = ["*conftest.py"]
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
