@@ -22,23 +22,8 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
 from ..errors import CoalgError
-from ..model import (
-    Evolve,
-    Id,
-    Letter,
-    Merge,
-    Recall,
-    Record,
-    Save,
-    SaveAt,
-    Split,
-    Supersede,
-    Time,
-    creates,
-    letter_from_json,
-    letter_to_json,
-    named,
-)
+from ..model import Id, Record, Time, creates, letter_from_json, letter_to_json, named
+from ..model import alphabet as A
 
 __all__ = ["HistoryError", "TimedCall", "History", "sim_vt", "shifted", "random_history"]
 
@@ -51,7 +36,7 @@ class HistoryError(CoalgError, ValueError):
 class TimedCall:
     """One call ``(a_k, τt_k, τv_k)`` of a bitemporal history."""
 
-    letter: Letter
+    letter: A.Letter
     tt: Time
     vt: Time
 
@@ -59,8 +44,8 @@ class TimedCall:
         return {"letter": letter_to_json(self.letter), "tt": self.tt, "vt": self.vt}
 
 
-def _carries_valid_time(a: Letter) -> bool:
-    if isinstance(a, (Save, SaveAt)):
+def _carries_valid_time(a: A.Letter) -> bool:
+    if isinstance(a, (A.Save, A.SaveAt)):
         return a.record.valid_time is not None
     return getattr(a, "valid_time", None) is not None
 
@@ -107,14 +92,14 @@ class History:
             prev = c.tt
 
     @classmethod
-    def of(cls, *calls: tuple[Letter, Time, Time]) -> History:
+    def of(cls, *calls: tuple[A.Letter, Time, Time]) -> History:
         """``History.of((a1, tt1, tv1), (a2, tt2, tv2), …)``."""
         return cls(tuple(TimedCall(a, tt, tv) for a, tt, tv in calls))
 
     def __len__(self) -> int:
         return len(self.calls)
 
-    def letters(self) -> tuple[Letter, ...]:
+    def letters(self) -> tuple[A.Letter, ...]:
         return tuple(c.letter for c in self.calls)
 
     def tt(self) -> tuple[Time, ...]:
@@ -217,26 +202,26 @@ def random_history(
         for i in ids_now:
             by_ns.setdefault(existing[i], []).append(i)
         mergeable = sorted(ns for ns, xs in by_ns.items() if len(xs) >= 2)
-        a: Letter
+        a: A.Letter
         fails = False
         ns_new: str | None = None
         if not existing or choice < 0.3:
             ns_new = rng.choice(list(namespaces))
-            a = Save(Record(rng.choice(_CONTENTS), type=rng.choice(list(types)), namespace=ns_new))
+            a = A.Save(Record(rng.choice(_CONTENTS), type=rng.choice(list(types)), namespace=ns_new))
         elif choice < 0.55:
-            a = Evolve(rng.choice(ids_now), rng.choice(_CONTENTS))
+            a = A.Evolve(rng.choice(ids_now), rng.choice(_CONTENTS))
         elif choice < 0.7 and mergeable:
             # one namespace per merge: the repaired realisation refuses cross-namespace merges
             pool = by_ns[rng.choice(mergeable)]
-            a = Merge(tuple(rng.sample(pool, rng.randint(2, min(3, len(pool))))))
+            a = A.Merge(tuple(rng.sample(pool, rng.randint(2, min(3, len(pool))))))
         elif choice < 0.85 or recording_only:
-            a = Split(rng.choice(ids_now), tuple(rng.sample(list(_CONTENTS), rng.randint(2, 3))))
+            a = A.Split(rng.choice(ids_now), tuple(rng.sample(list(_CONTENTS), rng.randint(2, 3))))
         elif choice < 0.9:
-            a = Recall(rng.choice(ids_now))
+            a = A.Recall(rng.choice(ids_now))
         elif choice < 0.95:
-            a = Supersede("gone0001", rng.choice(ids_now))  # names a missing identifier (spec W1)
+            a = A.Supersede("gone0001", rng.choice(ids_now))  # names a missing identifier (spec W1)
         else:
-            a, fails = Evolve("gone0002", "names nothing that exists"), True
+            a, fails = A.Evolve("gone0002", "names nothing that exists"), True
         k = creates(a)
         ids = [f"id{consumed + m + 1:04d}" for m in range(k)]
         consumed += k

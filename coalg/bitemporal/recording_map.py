@@ -27,18 +27,10 @@ from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
     EMPTY,
-    Allocation,
     Created,
-    Evolve,
     Id,
-    Letter,
-    Merge,
-    Oracle,
     Output,
     Realisation,
-    Save,
-    SaveAt,
-    Split,
     Store,
     Theta,
     Time,
@@ -47,12 +39,13 @@ from ..model import (
     output_to_json,
     store_to_json,
 )
+from ..model import alphabet as A
 from .histories import History, TimedCall
 
 __all__ = ["channel", "RecordedCall", "Recording", "recording", "record", "in_hist_rec"]
 
 
-def channel(realisation: Realisation, a: Letter, tv: Time) -> Letter:
+def channel(realisation: Realisation, a: A.Letter, tv: Time) -> A.Letter:
     """κ_R(a, τv): the letter issued for a call with valid time ``tv`` (Def. 3.20 (b)).
 
     A realisation that declares no valid-time argument receives ``a`` unchanged.
@@ -65,9 +58,9 @@ def channel(realisation: Realisation, a: Letter, tv: Time) -> Letter:
     """
     if not realisation.declares_valid_time:
         return a
-    if isinstance(a, (Save, SaveAt)):
+    if isinstance(a, (A.Save, A.SaveAt)):
         return replace(a, record=a.record.evolve(valid_time=tv))
-    if isinstance(a, (Evolve, Merge, Split)):
+    if isinstance(a, (A.Evolve, A.Merge, A.Split)):
         return replace(a, valid_time=tv)
     return a
 
@@ -77,8 +70,8 @@ class RecordedCall:
     """One step of a recording: the call, the letter κ issued, its allocation, the output and the store after."""
 
     call: TimedCall
-    issued: Letter
-    allocation: Allocation
+    issued: A.Letter
+    allocation: A.Allocation
     output: Output
     store: Store
 
@@ -157,12 +150,12 @@ def recording(
     [(('id0001',), 4), (('id0002',), 9)]
     """
     real = CONTEXTFS if realisation is None else realisation
-    oracle = Oracle(ids=supply)
+    oracle = A.Oracle(ids=supply)
     s = EMPTY
     steps: list[RecordedCall] = []
     for c in h.calls:
         issued = channel(real, c.letter, c.vt)
-        xi = Allocation(tuple(oracle.fresh_id(s) for _ in range(creates(issued))), c.tt)
+        xi = A.Allocation(tuple(oracle.fresh_id(s) for _ in range(creates(issued))), c.tt)
         out, s = real.step(s, issued, xi, theta=theta)
         steps.append(RecordedCall(c, issued, xi, out, s))
     return Recording(h, real.name, tuple(steps))

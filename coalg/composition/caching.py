@@ -15,17 +15,9 @@ from typing import Any
 from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
-    Delete,
-    Evolve,
-    Letter,
-    Merge,
-    Oracle,
     Realisation,
     Record,
     Relation,
-    Save,
-    SaveAt,
-    Split,
     Store,
     Theta,
     ancestry,
@@ -33,6 +25,7 @@ from ..model import (
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 from .inclusion import unfolding_to_json
 
 __all__ = ["ancestry_cache_check", "cache_counterexamples"]
@@ -40,11 +33,11 @@ __all__ = ["ancestry_cache_check", "cache_counterexamples"]
 
 def ancestry_cache_check(
     s: Store,
-    word: Iterable[Letter],
+    word: Iterable[A.Letter],
     *,
     realisation: Realisation | None = None,
     theta: Theta = DEFAULT_THETA,
-    oracle: Oracle | None = None,
+    oracle: A.Oracle | None = None,
 ) -> dict[str, Any]:
     """Read ``⟦i⟧⁻_s`` for every record of ``s``, run ``word``, read again (Corollary 6.1).
 
@@ -56,7 +49,7 @@ def ancestry_cache_check(
     final = run(
         s,
         word,
-        oracle=oracle if oracle is not None else Oracle(prefix="c"),
+        oracle=oracle if oracle is not None else A.Oracle(prefix="c"),
         theta=theta,
         step_fn=(CONTEXTFS if realisation is None else realisation).step,
     ).final
@@ -84,19 +77,19 @@ def cache_counterexamples() -> dict[str, Any]:
             ("b", Relation.EVOLVED_INTO, "c"),
         ],
     )
-    prelude: list[Letter] = [Evolve("c", "final, again")]
-    words: dict[str, list[Letter]] = {
+    prelude: list[A.Letter] = [A.Evolve("c", "final, again")]
+    words: dict[str, list[A.Letter]] = {
         "derivations_only": prelude
-        + [Merge(("a", "c")), Split("b", ("p", "q")), Save(Record("new"))],
-        "delete": prelude + [Delete("b")],
-        "save_at": prelude + [SaveAt("a", Record("draft, overwritten"))],
+        + [A.Merge(("a", "c")), A.Split("b", ("p", "q")), A.Save(Record("new"))],
+        "delete": prelude + [A.Delete("b")],
+        "save_at": prelude + [A.SaveAt("a", Record("draft, overwritten"))],
     }
     out: dict[str, Any] = {
         "base": store_to_json(base),
         "cached": unfolding_to_json(ancestry(base, "c")),
     }
     for name, w in words.items():
-        res = ancestry_cache_check(base, w, oracle=Oracle())
+        res = ancestry_cache_check(base, w, oracle=A.Oracle())
         out[name] = {
             "word": [letter_to_json(a) for a in w],
             "changed": res["changed"],

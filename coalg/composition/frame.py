@@ -23,9 +23,6 @@ from typing import Any, Literal
 from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
-    Allocation,
-    Delete,
-    Letter,
     Output,
     Realisation,
     Store,
@@ -39,13 +36,14 @@ from ..model import (
     output_to_json,
     store_to_json,
 )
+from ..model import alphabet as A
 
 __all__ = ["Union", "union", "FrameCheck", "frame_property"]
 
 Union = Literal["disjoint", "mention"]
 """Which union: ``⊎`` (``"disjoint"``, Def. 3.5) or ``⊕`` (``"mention"``, Def. 6.5)."""
 
-NO_ALLOCATION = Allocation()
+NO_ALLOCATION = A.Allocation()
 """The empty allocation (for calls that create nothing)."""
 
 
@@ -75,8 +73,8 @@ class FrameCheck:
     """
 
     union: Union
-    letter: Letter
-    allocation: Allocation
+    letter: A.Letter
+    allocation: A.Allocation
     hypotheses: dict[str, bool]
     output_alone: Output | None
     output_in_union: Output | None
@@ -109,10 +107,10 @@ class FrameCheck:
         }
 
 
-def _by_equality(a: Letter, *, allow_delete: bool) -> bool:
+def _by_equality(a: A.Letter, *, allow_delete: bool) -> bool:
     if getattr(a, "by_prefix", False):
         return False
-    if isinstance(a, Delete):
+    if isinstance(a, A.Delete):
         return allow_delete
     return is_fragment(a)
 
@@ -120,8 +118,8 @@ def _by_equality(a: Letter, *, allow_delete: bool) -> bool:
 def frame_property(
     s: Store,
     t: Store,
-    a: Letter,
-    allocation: Allocation = NO_ALLOCATION,
+    a: A.Letter,
+    allocation: A.Allocation = NO_ALLOCATION,
     *,
     union: Union = "disjoint",
     theta: Theta = DEFAULT_THETA,

@@ -21,12 +21,9 @@ from typing import Any
 from ..model import (
     EMPTY,
     Id,
-    Letter,
     Record,
     Relation,
-    Save,
     Store,
-    Supersede,
     Unfolding,
     ancestry,
     beta,
@@ -36,6 +33,7 @@ from ..model import (
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 from .frame import union_or_none
 
 __all__ = ["inclusion_failures", "dangling_edge_witness"]
@@ -73,9 +71,9 @@ def dangling_edge_witness() -> dict[str, Any]:
     t = Store.of({"j": Record("T's record", namespace="tenant-t")})
     u = disjoint_union(s, t)
     a_s, a_u = ancestry(s, "i"), ancestry(u, "i")
-    word: list[Letter] = [
-        Save(Record("S's record", namespace="tenant-s")),
-        Supersede("x0001", "id0001"),
+    word: list[A.Letter] = [
+        A.Save(Record("S's record", namespace="tenant-s")),
+        A.Supersede("x0001", "id0001"),
     ]
     s2 = run(EMPTY, word).final
     t2 = Store.of({"x0001": Record("T's record", namespace="tenant-t")})

@@ -18,27 +18,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..model import (
-    DEFAULT_THETA,
-    EMPTY,
-    Allocation,
-    Delete,
-    Evolve,
-    Id,
-    Letter,
-    Merge,
-    Oracle,
-    Recall,
-    Record,
-    Relation,
-    Save,
-    Split,
-    Store,
-    Supersede,
-    Theta,
-    creates,
-    run,
-)
+from ..model import DEFAULT_THETA, EMPTY, Id, Record, Relation, Store, Theta, creates, run
+from ..model import alphabet as A
 
 __all__ = [
     "random_store",
@@ -53,8 +34,8 @@ RECORD_TYPES = ("fact", "decision", "note")
 """The record types the random stores and the tenants draw from."""
 
 
-def _save(rng: random.Random, namespace: str) -> Save:
-    return Save(
+def _save(rng: random.Random, namespace: str) -> A.Save:
+    return A.Save(
         Record(
             rng.choice(_CONTENTS),
             type=rng.choice(RECORD_TYPES),
@@ -80,23 +61,23 @@ def random_store(
     ``dangling_pool`` (supersede checks nothing, spec W1), which leaves dangling
     non-lineage edges — the stores stay in S_lin.
     """
-    oracle = Oracle(prefix=prefix)
+    oracle = A.Oracle(prefix=prefix)
     s = EMPTY
     for _ in range(n_calls):
         dom = sorted(s.dom())
         c = rng.random()
-        a: Letter
+        a: A.Letter
         if not dom or c < 0.35:
             a = _save(rng, namespace)
         elif c < 0.55:
-            a = Evolve(rng.choice(dom), rng.choice(_CONTENTS))
+            a = A.Evolve(rng.choice(dom), rng.choice(_CONTENTS))
         elif c < 0.7 and len(dom) >= 2:
-            a = Merge(tuple(rng.sample(dom, 2)))
+            a = A.Merge(tuple(rng.sample(dom, 2)))
         elif c < 0.8:
-            a = Split(rng.choice(dom), ("part 1", "part 2"))
+            a = A.Split(rng.choice(dom), ("part 1", "part 2"))
         else:
             pool = list(dangling_pool) + dom
-            a = Supersede(rng.choice(pool), rng.choice(dom))
+            a = A.Supersede(rng.choice(pool), rng.choice(dom))
         s = run(s, [a], oracle=oracle, theta=theta).final
     return s
 
@@ -116,7 +97,7 @@ def random_pair(
     return s, t
 
 
-def random_named_call(rng: random.Random, s: Store, *, allow_delete: bool = False) -> Letter:
+def random_named_call(rng: random.Random, s: Store, *, allow_delete: bool = False) -> A.Letter:
     """A fragment call (or a recall, or optionally a delete) naming only records of ``s``, by equality."""
     dom = sorted(s.dom())
     options = (
@@ -129,19 +110,19 @@ def random_named_call(rng: random.Random, s: Store, *, allow_delete: bool = Fals
     if kind == "save":
         return _save(rng, "s")
     if kind == "evolve":
-        return Evolve(rng.choice(dom), rng.choice(_CONTENTS))
+        return A.Evolve(rng.choice(dom), rng.choice(_CONTENTS))
     if kind == "split":
-        return Split(rng.choice(dom), ("left", "right"))
+        return A.Split(rng.choice(dom), ("left", "right"))
     if kind == "supersede":
-        return Supersede(rng.choice(dom), rng.choice(dom))
+        return A.Supersede(rng.choice(dom), rng.choice(dom))
     if kind == "recall":
-        return Recall(rng.choice(dom))
+        return A.Recall(rng.choice(dom))
     if kind == "merge":
-        return Merge(tuple(rng.sample(dom, rng.randint(2, min(3, len(dom))))))
-    return Delete(rng.choice(dom))
+        return A.Merge(tuple(rng.sample(dom, rng.randint(2, min(3, len(dom))))))
+    return A.Delete(rng.choice(dom))
 
 
-def random_allocation(rng: random.Random, u: Store, a: Letter, *, strict: bool) -> Allocation:
+def random_allocation(rng: random.Random, u: Store, a: A.Letter, *, strict: bool) -> A.Allocation:
     """An allocation for ``a`` admissible at ``u``.
 
     ``strict`` draws identifiers outside ``occ(u)``; otherwise each identifier is,
@@ -163,7 +144,7 @@ def random_allocation(rng: random.Random, u: Store, a: Letter, *, strict: bool) 
             if j not in occ and j not in ids:
                 ids.append(j)
                 break
-    return Allocation(tuple(ids), rng.randint(1, 99))
+    return A.Allocation(tuple(ids), rng.randint(1, 99))
 
 
 def random_small_store(rng: random.Random, pool: Sequence[Id] = ("a", "b", "c", "d", "e")) -> Store:

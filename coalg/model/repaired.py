@@ -99,20 +99,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .alphabet import (
-    Allocation,
-    Delete,
-    Evolve,
-    Letter,
-    Link,
-    Merge,
-    Recall,
-    RecallPrefix,
-    Save,
-    SaveAt,
-    Split,
-    Supersede,
-)
+from . import alphabet as A
 from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Wrote, generated_merge_content
 from .realisation import Realisation
 from .records import LINEAGE, FrozenMap, Id, Record, Relation
@@ -131,13 +118,13 @@ from .theta import DEFAULT_THETA, Theta
 
 __all__ = ["REPAIRED", "RepairedRealisation", "repaired_step"]
 
-_NO_ALLOCATION = Allocation()
+_NO_ALLOCATION = A.Allocation()
 
 
 def repaired_step(
     s: Store,
-    a: Letter,
-    xi: Allocation = _NO_ALLOCATION,
+    a: A.Letter,
+    xi: A.Allocation = _NO_ALLOCATION,
     *,
     theta: Theta = DEFAULT_THETA,
     faults: frozenset[int] = frozenset(),
@@ -174,41 +161,41 @@ def repaired_step(
     if getattr(a, "by_prefix", False):
         return Err(f"{a.kind}: identifiers are resolved by equality only (by_prefix is refused)"), s
     match a:
-        case Save(record=r):
+        case A.Save(record=r):
             bad = refuse_ancestry_keys(r, "save")
             if bad:
                 return bad, s
             j, tau = xi.ids[0], xi.clock
             new = r.evolve(valid_time=inherited_valid_time(r.valid_time, (), tau)).stamped(tau)
             return Created(((j, new),)), s.with_record(j, new)
-        case SaveAt(id=i, record=r):
+        case A.SaveAt(id=i, record=r):
             bad = refuse_unless_live(s, i, "save_at") or refuse_ancestry_keys(r, "save_at")
             if bad:
                 return bad, s
             tau = xi.clock
             new = r.evolve(valid_time=inherited_valid_time(r.valid_time, (s.records[i],), tau)).stamped(tau)
             return Created(((i, new),)), s.with_record(i, new)
-        case Recall(id=i):
+        case A.Recall(id=i):
             return (Found(i, s.records[i]) if i in s.records else Nothing()), s
-        case RecallPrefix(prefix=p):
+        case A.RecallPrefix(prefix=p):
             matches = sorted(i for i in s.records if i.startswith(p))
             if len(matches) > 1:
                 return Err(f"recall_prefix: {p!r} is ambiguous: {', '.join(matches)}"), s
             return (Found(matches[0], s.records[matches[0]]) if matches else Nothing()), s
-        case Delete(id=i):
+        case A.Delete(id=i):
             bad = refuse_unless_live(s, i, "delete")
             if bad:
                 return bad, s
             return Flag(True), s.with_record(i, tombstone(s.records[i], xi.clock))
-        case Evolve():
+        case A.Evolve():
             return _evolve(s, a, xi, faults)
-        case Merge():
+        case A.Merge():
             return _merge(s, a, xi, faults)
-        case Split():
+        case A.Split():
             return _split(s, a, xi, faults)
-        case Supersede(old=o, new=n):
+        case A.Supersede(old=o, new=n):
             return _edge_letter(s, "supersede", n, Relation.SUPERSEDES, o, faults)
-        case Link(source=i, relation=r, target=j):
+        case A.Link(source=i, relation=r, target=j):
             if r in LINEAGE:
                 return Err(f"link: {r.value} is a lineage label; only derivations write lineage edges"), s
             return _edge_letter(s, "link", i, r, j, faults)
@@ -230,7 +217,7 @@ def _edge_letter(
     return Wrote(tuple(es)), s.with_edges(es)
 
 
-def _evolve(s: Store, a: Evolve, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _evolve(s: Store, a: A.Evolve, xi: A.Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     bad = refuse_unless_live(s, a.id, "evolve")
     if bad:
         return bad, s
@@ -251,7 +238,7 @@ def _evolve(s: Store, a: Evolve, xi: Allocation, faults: frozenset[int]) -> tupl
     return Created(((j, new),)), s.with_record(j, new).with_edges(es)
 
 
-def _merge(s: Store, a: Merge, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _merge(s: Store, a: A.Merge, xi: A.Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     if len(a.ids) < 2:
         return Err(f"merge: needs at least 2 records, {len(a.ids)} named"), s
     twice = sorted({i for i in a.ids if a.ids.count(i) > 1})
@@ -288,7 +275,7 @@ def _merge(s: Store, a: Merge, xi: Allocation, faults: frozenset[int]) -> tuple[
     return Created(((j, new),)), s.with_record(j, new).with_edges(es)
 
 
-def _split(s: Store, a: Split, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _split(s: Store, a: A.Split, xi: A.Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     if len(a.contents) < 2:
         return Err(f"split: needs at least 2 parts, got {len(a.contents)}"), s
     bad = refuse_unless_live(s, a.id, "split")

@@ -8,17 +8,9 @@ from typing import Any
 
 from ..model import (
     EMPTY,
-    Call,
-    Delete,
-    Evolve,
-    Letter,
-    Merge,
-    Oracle,
     Output,
     Realisation,
     Record,
-    Save,
-    Split,
     Store,
     Time,
     Trace,
@@ -27,6 +19,7 @@ from ..model import (
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 
 __all__ = ["CONTENTS", "Runner", "random_letter", "random_run", "random_word", "trace_json"]
 
@@ -48,7 +41,7 @@ def random_letter(
     valid_times: bool = True,
     explicit_merge_time: float = 0.0,
     deletes: float = 0.0,
-) -> Letter:
+) -> A.Letter:
     """One random letter at ``s``: a save, evolve, merge, split (or, with probability ``deletes``, a delete).
 
     It names live records by equality; merges name 2–3 records of one namespace.
@@ -64,18 +57,18 @@ def random_letter(
     vt: Time | None
     if not live or x < 0.3:
         vt = rng.randint(0, 9) if valid_times else None
-        return Save(Record(rng.choice(CONTENTS), type=rng.choice(list(types)),
+        return A.Save(Record(rng.choice(CONTENTS), type=rng.choice(list(types)),
                            namespace=rng.choice(list(namespaces)), valid_time=vt))
     if x < 0.3 + deletes:
-        return Delete(rng.choice(live))
+        return A.Delete(rng.choice(live))
     if x < 0.55 + deletes and pools:
         pool = by_ns[rng.choice(pools)]
         ids = tuple(rng.sample(pool, rng.randint(2, min(3, len(pool)))))
         vt = rng.randint(0, 12) if rng.random() < explicit_merge_time else None
-        return Merge(ids, valid_time=vt)
+        return A.Merge(ids, valid_time=vt)
     if x < 0.8 + deletes:
-        return Evolve(rng.choice(live), rng.choice(CONTENTS))
-    return Split(rng.choice(live), tuple(rng.sample(list(CONTENTS), rng.randint(2, 3))))
+        return A.Evolve(rng.choice(live), rng.choice(CONTENTS))
+    return A.Split(rng.choice(live), tuple(rng.sample(list(CONTENTS), rng.randint(2, 3))))
 
 
 class Runner:
@@ -83,14 +76,14 @@ class Runner:
 
     def __init__(self, realisation: Realisation, start: Store = EMPTY) -> None:
         self.realisation, self.start, self.store = realisation, start, start
-        self.oracle = Oracle()
-        self.calls: list[Call] = []
+        self.oracle = A.Oracle()
+        self.calls: list[A.Call] = []
 
-    def do(self, a: Letter) -> Output:
+    def do(self, a: A.Letter) -> Output:
         """Make the call ``a`` (allocated by the oracle) and return its output."""
         xi = self.oracle.allocate(self.store, a)
         out, self.store = self.realisation.step(self.store, a, xi)
-        self.calls.append(Call(a, xi))
+        self.calls.append(A.Call(a, xi))
         return out
 
     def random(self, rng: random.Random, n: int, **kw: Any) -> None:
@@ -104,7 +97,7 @@ class Runner:
 
 
 def random_word(realisation: Realisation, rng: random.Random, n_calls: int, *, start: Store = EMPTY,
-                **kw: Any) -> list[Letter]:
+                **kw: Any) -> list[A.Letter]:
     """``n_calls`` letters of :func:`random_letter`, each drawn at the store the previous ones produce.
 
     ``run(start, word, step_fn=realisation.step)`` (with its fresh default oracle) replays them.

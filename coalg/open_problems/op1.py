@@ -62,17 +62,13 @@ from ..model import (
     DEFAULT_THETA,
     EMPTY,
     REPAIRED,
-    Allocation,
     Created,
     Id,
-    Letter,
-    Merge,
     Output,
     Realisation,
     Record,
     Relation,
     RepairedRealisation,
-    Save,
     Store,
     Theta,
     Time,
@@ -80,6 +76,7 @@ from ..model import (
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 from ._common import random_run, trace_json
 from .proposed import PROPOSED, provenance
 
@@ -97,7 +94,7 @@ __all__ = [
 VALID_UNTIL = "valid_until"
 """Metadata key the interval candidate uses for the end of the span (the model's records have a start only)."""
 
-_NO_ALLOCATION = Allocation()
+_NO_ALLOCATION = A.Allocation()
 
 CANDIDATES = ("latest", "earliest", "interval", "as-given")
 """The rules compared: the proposal first, then the rejected ones."""
@@ -115,10 +112,10 @@ def believed_spans(s: Store, tt: Time, tv: Time) -> dict[Id, Record]:
 
 
 def _rule_step(rule: str) -> Callable[..., tuple[Output, Store]]:
-    def step(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
+    def step(s: Store, a: A.Letter, xi: A.Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
              faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
         out, s2 = REPAIRED.step(s, a, xi, theta=theta, faults=faults)
-        if rule == "as-given" or not isinstance(a, Merge) or not isinstance(out, Created) or a.valid_time is not None:
+        if rule == "as-given" or not isinstance(a, A.Merge) or not isinstance(out, Created) or a.valid_time is not None:
             return out, s2
         j, r = out.items[0]
         vts = [s.records[i].valid_time for i in set(a.ids)]
@@ -208,12 +205,12 @@ def law_violations(s: Store, obs: Callable[[Store, Time, Time], dict[Id, Record]
 def default_merges(t: Trace) -> frozenset[Id]:
     """The records a run created by merges without a caller's valid time (where completeness applies)."""
     return frozenset(o.ids[0] for c, o in zip(t.calls, t.outputs)
-                     if isinstance(c.letter, Merge) and c.letter.valid_time is None and isinstance(o, Created))
+                     if isinstance(c.letter, A.Merge) and c.letter.valid_time is None and isinstance(o, Created))
 
 
-def _example_word(explicit: Time | None = None) -> list[Letter]:
-    return [Save(Record("meeting at 3pm", valid_time=1)), Save(Record("room 101", valid_time=5)),
-            Merge(("id0001", "id0002"), valid_time=explicit)]
+def _example_word(explicit: Time | None = None) -> list[A.Letter]:
+    return [A.Save(Record("meeting at 3pm", valid_time=1)), A.Save(Record("room 101", valid_time=5)),
+            A.Merge(("id0001", "id0002"), valid_time=explicit)]
 
 
 def candidate_example(rule: str) -> Store:
@@ -274,9 +271,9 @@ def verdict(runs: int = 120, seed: int = 91) -> tuple[bool, int, dict[str, Any],
     return holds, merges, witness, summary
 
 
-def _refusal_case() -> tuple[Store, Letter, Allocation]:
+def _refusal_case() -> tuple[Store, A.Letter, A.Allocation]:
     s = run(EMPTY, _example_word()[:2], step_fn=PROPOSED.step).final
-    return s, Merge(("id0001", "id0002"), valid_time=0), Allocation(("id0003",), 3)
+    return s, A.Merge(("id0001", "id0002"), valid_time=0), A.Allocation(("id0003",), 3)
 
 
 def sources_valid_times(s: Store, j: Id) -> list[Time | None]:

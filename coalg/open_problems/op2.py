@@ -56,25 +56,21 @@ from ..model import (
     EMPTY,
     ID_POSITIONS,
     REPAIRED,
-    Allocation,
     Created,
     Edge,
     FrozenMap,
     Id,
-    Letter,
-    Merge,
-    Oracle,
     Output,
     Realisation,
     Record,
     RepairedRealisation,
-    Save,
     Store,
     Theta,
     is_tombstone,
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 from ._common import random_run
 from .proposed import PROPOSED, provenance
 
@@ -90,13 +86,13 @@ __all__ = [
 ]
 
 
-_NO_ALLOCATION = Allocation()
+_NO_ALLOCATION = A.Allocation()
 
 
-def _id_order_step(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
+def _id_order_step(s: Store, a: A.Letter, xi: A.Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
                    faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
-    if isinstance(a, Merge):
-        a = Merge(tuple(sorted(set(a.ids))), content=a.content, type=a.type, summary=a.summary,
+    if isinstance(a, A.Merge):
+        a = A.Merge(tuple(sorted(set(a.ids))), content=a.content, type=a.type, summary=a.summary,
                   namespace=a.namespace, by_prefix=a.by_prefix, valid_time=a.valid_time)
     return REPAIRED.step(s, a, xi, theta=theta, faults=faults)
 
@@ -130,16 +126,16 @@ def rename(s: Store, sigma: Mapping[Id, Id]) -> Store:
     return Store.of(recs, (Edge(f(e.source), e.relation, f(e.target)) for e in s.edges))
 
 
-def _merge(real: Realisation, s: Store, ids: Sequence[Id], xi: Allocation) -> Store | None:
-    out, s2 = real.step(s, Merge(tuple(ids)), xi)
+def _merge(real: Realisation, s: Store, ids: Sequence[Id], xi: A.Allocation) -> Store | None:
+    out, s2 = real.step(s, A.Merge(tuple(ids)), xi)
     return s2 if isinstance(out, Created) else None
 
 
-def _fresh(s: Store, clock: int = 100) -> Allocation:
-    return Allocation((Oracle(prefix="m").fresh_id(s),), clock)
+def _fresh(s: Store, clock: int = 100) -> A.Allocation:
+    return A.Allocation((A.Oracle(prefix="m").fresh_id(s),), clock)
 
 
-def commutes(real: Realisation, s: Store, ids: Sequence[Id], xi: Allocation | None = None) -> bool:
+def commutes(real: Realisation, s: Store, ids: Sequence[Id], xi: A.Allocation | None = None) -> bool:
     """(B1): every permutation of ``ids`` merges to an ≈-equal store (vacuously true if the merge is refused)."""
     xi = _fresh(s) if xi is None else xi
     results = [_merge(real, s, p, xi) for p in itertools.permutations(ids)]
@@ -148,7 +144,7 @@ def commutes(real: Realisation, s: Store, ids: Sequence[Id], xi: Allocation | No
 
 
 def renaming_respected(real: Realisation, s: Store, ids: Sequence[Id], sigma: Mapping[Id, Id],
-                       xi: Allocation | None = None) -> bool:
+                       xi: A.Allocation | None = None) -> bool:
     """(B2): ``merge(σI)(σs) ≈ merge(I)(s)`` for the renaming ``sigma`` (same fresh allocation on both sides)."""
     t = rename(s, sigma)
     xi = _fresh(s) if xi is None else xi
@@ -171,7 +167,7 @@ def idempotent(real: Realisation, s: Store, ids: Sequence[Id]) -> bool:
 
 def example_store() -> Store:
     """Two records, "x" (``id0001``) and "y" (``id0002``), saved on REPAIRED (empty metadata, one namespace)."""
-    return run(EMPTY, [Save(Record("x", valid_time=1)), Save(Record("y", valid_time=1))], step_fn=REPAIRED.step).final
+    return run(EMPTY, [A.Save(Record("x", valid_time=1)), A.Save(Record("y", valid_time=1))], step_fn=REPAIRED.step).final
 
 
 def id_order_counterexample() -> dict[str, Any]:
@@ -184,7 +180,7 @@ def id_order_counterexample() -> dict[str, Any]:
     s = example_store()
     sigma = {"id0001": "id0002", "id0002": "id0001"}
     t = rename(s, sigma)
-    xi = Allocation(("id0003",), 3)
+    xi = A.Allocation(("id0003",), 3)
     out: dict[str, Any] = {"s": store_to_json(s), "sigma_s": store_to_json(t), "sigma": sigma,
                            "s_approx_sigma_s": allocation_blind_bisimilar(s, t)}
     for real in (ID_ORDER, PROPOSED):
@@ -200,7 +196,7 @@ def id_order_counterexample() -> dict[str, Any]:
 
 def _order_counterexample(real: Realisation) -> dict[str, Any]:
     s = example_store()
-    xi = Allocation(("id0003",), 3)
+    xi = A.Allocation(("id0003",), 3)
     a = _merge(real, s, ("id0001", "id0002"), xi)
     b = _merge(real, s, ("id0002", "id0001"), xi)
     assert a is not None and b is not None

@@ -54,27 +54,15 @@ from typing import Any, Literal
 from ..composition import frame_property, union
 from ..model import (
     DEFAULT_THETA,
-    Allocation,
-    Delete,
     Err,
-    Evolve,
     Found,
     Id,
-    Letter,
-    Link,
-    Merge,
     Nothing,
     Output,
     Realisation,
-    Recall,
-    RecallPrefix,
     Record,
     Relation,
-    Save,
-    SaveAt,
-    Split,
     Store,
-    Supersede,
     Theta,
     creates,
     fibre,
@@ -86,6 +74,7 @@ from ..model import (
     store_to_json,
     uuid_like_ids,
 )
+from ..model import alphabet as A
 
 __all__ = [
     "cross_namespace_witness",
@@ -97,7 +86,7 @@ __all__ = [
 ]
 
 Equality = Literal["global", "scoped"]
-_NO_ALLOCATION = Allocation()
+_NO_ALLOCATION = A.Allocation()
 
 
 def _resolve(s: Store, nu: str, p: str) -> tuple[Id | None, Output | None]:
@@ -111,16 +100,16 @@ def _resolve(s: Store, nu: str, p: str) -> tuple[Id | None, Output | None]:
 
 
 def _scoped_step(nu: str, equality: Equality) -> Callable[..., tuple[Output, Store]]:
-    def fn(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
+    def fn(s: Store, a: A.Letter, xi: A.Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
            faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
-        if isinstance(a, RecallPrefix):
+        if isinstance(a, A.RecallPrefix):
             j, miss = _resolve(s, nu, a.prefix)
             if j is None:
                 assert miss is not None
                 return miss, s
             return Found(j, s.records[j]), s
         if getattr(a, "by_prefix", False):
-            if isinstance(a, Merge):
+            if isinstance(a, A.Merge):
                 full: list[Id] = []
                 for p in a.ids:
                     j, miss = _resolve(s, nu, p)
@@ -129,7 +118,7 @@ def _scoped_step(nu: str, equality: Equality) -> Callable[..., tuple[Output, Sto
                     if j is not None:
                         full.append(j)
                 a = replace(a, ids=tuple(full), by_prefix=False)
-            elif isinstance(a, (Evolve, Split, Delete)):
+            elif isinstance(a, (A.Evolve, A.Split, A.Delete)):
                 j, miss = _resolve(s, nu, a.id)
                 if j is None:
                     why = miss.reason if isinstance(miss, Err) else f"no record {a.id!r} in namespace {nu}"
@@ -138,17 +127,17 @@ def _scoped_step(nu: str, equality: Equality) -> Callable[..., tuple[Output, Sto
         if equality == "scoped":
             mine = fibre(s, nu)
             match a:
-                case Save(record=r) if r.namespace != nu:
+                case A.Save(record=r) if r.namespace != nu:
                     return Err(f"save: the caller works in namespace {nu}, not {r.namespace}"), s
-                case Recall(id=i) if i not in mine:
+                case A.Recall(id=i) if i not in mine:
                     return Nothing(), s
-                case Evolve(id=i) | Split(id=i) | Delete(id=i) | SaveAt(id=i) if i not in mine:
+                case A.Evolve(id=i) | A.Split(id=i) | A.Delete(id=i) | A.SaveAt(id=i) if i not in mine:
                     return Err(f"{a.kind}: no record {i} in namespace {nu}"), s
-                case Merge(ids=ids):
+                case A.Merge(ids=ids):
                     a = replace(a, ids=tuple(i for i in ids if i in mine))
-                case Supersede(old=x, new=y) | Link(source=x, target=y) if not {x, y} <= mine:
+                case A.Supersede(old=x, new=y) | A.Link(source=x, target=y) if not {x, y} <= mine:
                     return Err(f"{a.kind}: both ends must be records of namespace {nu}"), s
-                case SaveAt(record=r) if r.namespace != nu:
+                case A.SaveAt(record=r) if r.namespace != nu:
                     return Err(f"save_at: the caller works in namespace {nu}, not {r.namespace}"), s
         return step(s, a, xi, theta=theta, faults=faults)
 
@@ -180,40 +169,40 @@ def random_tenant(rng: random.Random, nu: str, ids: list[Id], n: int) -> Store:
     for clock in range(1, n + 1):
         live = sorted(s.dom())
         x = rng.random()
-        a: Letter
+        a: A.Letter
         if not live or x < 0.35:
-            a = Save(Record(rng.choice(_CONTENT), namespace=nu, tags=frozenset({f"owner-{nu}"})))
+            a = A.Save(Record(rng.choice(_CONTENT), namespace=nu, tags=frozenset({f"owner-{nu}"})))
         elif x < 0.6:
-            a = Evolve(rng.choice(live), rng.choice(_CONTENT))
+            a = A.Evolve(rng.choice(live), rng.choice(_CONTENT))
         elif x < 0.8 and len(live) >= 2:
-            a = Merge(tuple(rng.sample(live, 2)))
+            a = A.Merge(tuple(rng.sample(live, 2)))
         else:
-            a = Split(rng.choice(live), ("part 1", "part 2"))
-        need = 2 if isinstance(a, Split) else 1
-        xi = Allocation(tuple(ids[k:k + need]), clock)
+            a = A.Split(rng.choice(live), ("part 1", "part 2"))
+        need = 2 if isinstance(a, A.Split) else 1
+        xi = A.Allocation(tuple(ids[k:k + need]), clock)
         k += need
         _, s = real.step(s, a, xi)
     return s
 
 
-def frame_holds(s: Store, t: Store, a: Letter, xi: Allocation, nu: str, equality: Equality = "scoped") -> bool:
+def frame_holds(s: Store, t: Store, a: A.Letter, xi: A.Allocation, nu: str, equality: Equality = "scoped") -> bool:
     """Does ``α_ν(s ⊕ t)(a) = (o, s′ ⊕ t)`` hold (:func:`coalg.composition.frame_property`, ⊕)?"""
     return frame_property(s, t, a, xi, union="mention", realisation=scoped(nu, equality=equality)).holds
 
 
-def random_letter(rng: random.Random, s: Store, t: Store, nu: str) -> Letter:
+def random_letter(rng: random.Random, s: Store, t: Store, nu: str) -> A.Letter:
     """Any letter a caller in ν might send: prefixes of either tenant's identifiers, full identifiers of either."""
     ids_s, ids_t = sorted(s.dom()) or ["x"], sorted(t.dom()) or ["y"]
     pick = rng.choice(ids_s + ids_t)
     pfx = pick[: rng.randint(1, 9)]
     other = rng.choice(ids_s + ids_t)
-    choices: list[Letter] = [
-        RecallPrefix(pfx), Recall(pick), Evolve(pfx, "v2", by_prefix=True), Evolve(pick, "v2"),
-        Split(pfx, ("p", "q"), by_prefix=True), Merge((pick, other)), Merge((pfx, other[:4]), by_prefix=True),
-        Delete(pick), Delete(pfx, by_prefix=True), Supersede(pick, other),
-        Save(Record("new", namespace=rng.choice([nu, "elsewhere"]))),
-        SaveAt(pick, Record("replaced", namespace=rng.choice([nu, "elsewhere"]))),
-        Link(pick, Relation.REFERENCES, other, bidirectional=True),
+    choices: list[A.Letter] = [
+        A.RecallPrefix(pfx), A.Recall(pick), A.Evolve(pfx, "v2", by_prefix=True), A.Evolve(pick, "v2"),
+        A.Split(pfx, ("p", "q"), by_prefix=True), A.Merge((pick, other)), A.Merge((pfx, other[:4]), by_prefix=True),
+        A.Delete(pick), A.Delete(pfx, by_prefix=True), A.Supersede(pick, other),
+        A.Save(Record("new", namespace=rng.choice([nu, "elsewhere"]))),
+        A.SaveAt(pick, Record("replaced", namespace=rng.choice([nu, "elsewhere"]))),
+        A.Link(pick, Relation.REFERENCES, other, bidirectional=True),
     ]
     return rng.choice(choices)
 
@@ -232,7 +221,7 @@ def explore_frame(rng: random.Random, trials: int, equality: Equality = "scoped"
     for _ in range(trials):
         s, t = _tenants(rng, rng.random() < 0.5)
         a = random_letter(rng, s, t, "nu")
-        xi = Allocation(tuple(f"new-{k}" for k in range(creates(a))), 99)
+        xi = A.Allocation(tuple(f"new-{k}" for k in range(creates(a))), 99)
         n += 1
         if not frame_holds(s, t, a, xi, "nu", equality):
             fc = frame_property(s, t, a, xi, union="mention", realisation=scoped("nu", equality=equality))
@@ -249,7 +238,7 @@ def shared_namespace_witness() -> dict[str, Any]:
     s = Store.of({"deadbeef-111": Record("S's plan", namespace="nu")})
     t = Store.of({"deadbeef-222": Record("T's plan", namespace="nu")})
     real = scoped("nu")
-    a = RecallPrefix("deadbeef")
+    a = A.RecallPrefix("deadbeef")
     o1, _ = real.step(s, a)
     u = union(s, t, "mention")
     outs = {repr(real.step(u, a, theta=th)[0]) for th in (Theta(), Theta(descending=True),
@@ -266,8 +255,8 @@ def cross_namespace_witness() -> dict[str, Any]:
     s = Store.of({"a1b2c3d4-001": Record("S: ship on Friday", namespace="nu")})
     t1 = Store.of({"f9e8d7c6-002": Record("T: secret budget 10k", namespace="other", tags=frozenset({"secret"}))})
     t2 = Store.of({"f9e8d7c6-002": Record("T: secret budget 99k", namespace="other", tags=frozenset({"secret"}))})
-    a = Merge(("a1b2c3d4-001", "f9e8d7c6-002"))
-    xi = Allocation(("m0000000-001",), 7)
+    a = A.Merge(("a1b2c3d4-001", "f9e8d7c6-002"))
+    xi = A.Allocation(("m0000000-001",), 7)
     out: dict[str, Any] = {"s": store_to_json(s), "t": store_to_json(t1), "letter": letter_to_json(a)}
     eqs: tuple[Equality, ...] = ("global", "scoped")
     for eq in eqs:
