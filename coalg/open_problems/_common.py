@@ -21,7 +21,7 @@ from ..model import (
 )
 from ..model import alphabet as A
 
-__all__ = ["CONTENTS", "Runner", "random_letter", "random_run", "random_word", "trace_json"]
+__all__ = ["CONTENTS", "Evidence", "Runner", "evidence", "random_letter", "random_run", "random_word", "trace_json"]
 
 CONTENTS = ("meeting at 3pm", "meeting at 4pm", "budget is 10k", "budget is 12k", "alice leads", "bob leads",
             "room 101", "room 102")
@@ -118,3 +118,13 @@ def trace_json(t: Trace) -> dict[str, Any]:
     """A replayable run: the start store, the calls (letters with allocations), the final store."""
     return {"start": store_to_json(t.states[0]), "calls": [call_to_json(c) for c in t.calls],
             "final": store_to_json(t.final)}
+
+
+Evidence = tuple[bool, int, dict[str, Any], str]
+"""What each open problem's ``verdict()`` returns: ``(holds, explored, witness, summary)``."""
+
+
+def evidence(holds: bool, explored: int, witness: dict[str, Any], failure: dict[str, Any] | None,
+             summary: str) -> Evidence:
+    """An open problem's :data:`Evidence`; the first failure found, if any, closes the witness as ``"failure"``."""
+    return holds, explored, witness if failure is None else {**witness, "failure": failure}, summary

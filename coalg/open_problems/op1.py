@@ -77,7 +77,7 @@ from ..model import (
     store_to_json,
 )
 from ..model import alphabet as A
-from ._common import random_run, trace_json
+from ._common import Evidence, evidence, random_run, trace_json
 from .proposed import PROPOSED, provenance
 
 __all__ = [
@@ -236,7 +236,7 @@ def _explore(seed: int, runs: int) -> tuple[int, int, dict[str, Any] | None]:
     return stores, merges, None
 
 
-def verdict(runs: int = 120, seed: int = 91) -> tuple[bool, int, dict[str, Any], str]:
+def verdict(runs: int = 120, seed: int = 91) -> Evidence:
     """The evidence for open problem 1: the law on random runs of PROPOSED, and each rejected rule's counterexample."""
     stores, merges, failure = _explore(seed, runs)
     rejected: dict[str, Any] = {}
@@ -251,6 +251,10 @@ def verdict(runs: int = 120, seed: int = 91) -> tuple[bool, int, dict[str, Any],
     holds = (failure is None and not law_violations(proposed)
              and all(r["first_violation"] is not None for r in rejected.values())
              and not isinstance(refused, Created))
+    summary = (f"Open problem 1 (proposal): the merged valid time is the latest source valid time; Obs^vt of every "
+               f"merged record is sound and complete on {stores} random runs of PROPOSED ({merges} merged records); "
+               "earliest fails soundness, the spanned interval fails soundness and completeness, and an unchecked "
+               "caller time (REPAIRED) fails soundness.")
     witness: dict[str, Any] = {
         "law": "for every merged record j with sources K and every (τt, τv) with τt ≥ tt(j): "
                "j ∈ Obs(τt, τv) ⇒ K ⊆ Obs(τt, τv) (soundness); and, when the caller gave no valid time, "
@@ -262,13 +266,7 @@ def verdict(runs: int = 120, seed: int = 91) -> tuple[bool, int, dict[str, Any],
         "rejected": rejected,
         "explored": {"runs": stores, "merged_records": merges},
     }
-    if failure is not None:
-        witness["failure"] = failure
-    summary = (f"Open problem 1 (proposal): the merged valid time is the latest source valid time; Obs^vt of every "
-               f"merged record is sound and complete on {stores} random runs of PROPOSED ({merges} merged records); "
-               "earliest fails soundness, the spanned interval fails soundness and completeness, and an unchecked "
-               "caller time (REPAIRED) fails soundness.")
-    return holds, merges, witness, summary
+    return evidence(holds, merges, witness, failure, summary)
 
 
 def _refusal_case() -> tuple[Store, A.Letter, A.Allocation]:

@@ -71,7 +71,7 @@ from ..model import (
     store_to_json,
 )
 from ..model import alphabet as A
-from ._common import random_run
+from ._common import Evidence, evidence, random_run
 from .proposed import PROPOSED, provenance
 
 __all__ = [
@@ -221,7 +221,7 @@ def _random_case(rng: random.Random) -> tuple[Store, tuple[Id, ...]] | None:
     return s, ids
 
 
-def verdict(runs: int = 60, seed: int = 92) -> tuple[bool, int, dict[str, Any], str]:
+def verdict(runs: int = 60, seed: int = 92) -> Evidence:
     """The evidence for open problem 2: (B1)–(B4) for PROPOSED on random stores; each rejected merge's failure."""
     rng = random.Random(seed)
     explored, failure = 0, None
@@ -258,10 +258,8 @@ def verdict(runs: int = 60, seed: int = 92) -> tuple[bool, int, dict[str, Any], 
         "rejected": rejected,
         "explored": explored,
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 2 (proposal): the order-blind merge is commutative, allocation-blind and idempotent up "
                f"to ≈, with provenance = its MERGED_FROM edges, on {explored} random stores; ContextFS's merge "
                "(Prop. 5.25) and REPAIRED's fail commutativity (content in argument order), and ordering by "
                "identifier is commutative but not allocation-blind (two allocations of one history disagree).")
-    return holds, explored, witness, summary
+    return evidence(holds, explored, witness, failure, summary)

@@ -84,7 +84,7 @@ from ..model import (
     store_to_json,
 )
 from ..model import alphabet as A
-from ._common import random_word
+from ._common import Evidence, evidence, random_word
 
 __all__ = [
     "Report",
@@ -305,7 +305,7 @@ def witness_stores() -> dict[str, Store]:
     }
 
 
-def verdict(runs: int = 80, seed: int = 93) -> tuple[bool, int, dict[str, Any], str]:
+def verdict(runs: int = 80, seed: int = 93) -> Evidence:
     """The evidence for open problem 3: R1–R6 on random ContextFS runs, and the rejected policies' failures."""
     rng = random.Random(seed)
     explored, failure = 0, None
@@ -361,10 +361,8 @@ def verdict(runs: int = 80, seed: int = 93) -> tuple[bool, int, dict[str, Any], 
         "explored": {"runs": explored, "single_fault_recoveries": f"{r6_ok}/{r6_tried}",
                      "merge_fault_recoveries": f"{m_ok}/{m_tried}"},
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 3 (proposal): reconcile() outputs a store satisfying L2 and L3, is idempotent, "
                f"conservative and a no-op on agreeing stores, keeps fault-free ContextFS runs' edges and recovered "
                f"{r6_ok}/{r6_tried} single evolve/split edge faults on {explored} random runs; 'edges only' loses "
                "Witness A's parent, 'union' turns Witness B's inherited merged_from into a merge that never happened.")
-    return holds, explored, witness, summary
+    return evidence(holds, explored, witness, failure, summary)

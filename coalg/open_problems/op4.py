@@ -75,6 +75,7 @@ from ..model import (
     uuid_like_ids,
 )
 from ..model import alphabet as A
+from ._common import Evidence, evidence
 
 __all__ = [
     "cross_namespace_witness",
@@ -279,7 +280,7 @@ def cross_namespace_witness() -> dict[str, Any]:
     return out
 
 
-def verdict(trials: int = 150, seed: int = 94) -> tuple[bool, int, dict[str, Any], str]:
+def verdict(trials: int = 150, seed: int = 94) -> Evidence:
     """The evidence for open problem 4: the frame property under full scoping, and the two counterexamples."""
     rng = random.Random(seed)
     n, failure = explore_frame(rng, trials, "scoped")
@@ -297,11 +298,9 @@ def verdict(trials: int = 150, seed: int = 94) -> tuple[bool, int, dict[str, Any
         "cross_namespace_merge": cross,
         "explored": n,
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 4 (answer): with every resolution scoped to the caller's namespace the frame property "
                f"holds for every letter on {n} random tenant pairs in distinct namespaces (prefix collisions "
                "planted); it fails when tenants share a namespace (found alone, ambiguous in the union — L5 is "
                "restored, 6.2 is not), and with only prefixes scoped a cross-namespace merge reproduces "
                "Proposition 5.18's shape.")
-    return holds, n, witness, summary
+    return evidence(holds, n, witness, failure, summary)

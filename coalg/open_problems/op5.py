@@ -76,7 +76,7 @@ from ..model import (
     store_to_json,
 )
 from ..model import alphabet as A
-from ._common import random_run
+from ._common import Evidence, evidence, random_run
 
 __all__ = ["check_run", "counterexamples", "first_version", "incremental", "laws", "ok", "timeline_json", "timelines",
            "verdict"]
@@ -235,7 +235,7 @@ def _alloc(j: Id, clock: int) -> A.Allocation:
     return A.Allocation((j,), clock)
 
 
-def verdict(runs: int = 80, seed: int = 95) -> tuple[bool, int, dict[str, Any], str]:
+def verdict(runs: int = 80, seed: int = 95) -> Evidence:
     """The evidence for open problem 5: T1–T3 along random runs of REPAIRED and fault-free ContextFS; the failures."""
     rng = random.Random(seed)
     explored, failure = 0, None
@@ -263,14 +263,12 @@ def verdict(runs: int = 80, seed: int = 95) -> tuple[bool, int, dict[str, Any], 
         "counterexamples": cx,
         "explored": explored,
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 5 (proposal): Φ maps the {explored} stores of random REPAIRED and fault-free ContextFS "
                "runs to timelines that satisfy is_consistent, cover every record once and only grow by appending; "
                "a one-way EVOLVED_INTO edge (L3) breaks single memory id, a failed inverse write (L3) loses a "
                "version, save_at (L1) breaks monotone timestamps, and reading memory ids from metadata fails on "
                "fault-free ContextFS stores (L2) while Φ does not.")
-    return holds, explored, witness, summary
+    return evidence(holds, explored, witness, failure, summary)
 
 
 

@@ -91,7 +91,7 @@ from ..model import (
     store_to_json,
 )
 from ..model import alphabet as A
-from ._common import Runner
+from ._common import Evidence, Runner, evidence
 from .op5 import timelines
 
 __all__ = [
@@ -295,7 +295,7 @@ def _check_run(real: Realisation, t: Trace, k: Id, cut: int, secret: str) -> dic
             "store_after_delete": store_to_json(s_del)}
 
 
-def verdict(runs: int = 40, seed: int = 96) -> tuple[bool, int, dict[str, Any], str]:
+def verdict(runs: int = 40, seed: int = 96) -> Evidence:
     """The evidence for open problem 6: the theorem and unrecoverability on random REPAIRED runs; the rejected deletes."""
     rng = random.Random(seed)
     explored, failure, checked_secret = 0, None, 0
@@ -332,11 +332,9 @@ def verdict(runs: int = 40, seed: int = 96) -> tuple[bool, int, dict[str, Any], 
         "copy_survives": copy_survives_witness(),
         "explored": {"runs": explored, "runs_with_the_secret_only_in_the_deleted_record": checked_secret},
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 6 (proposal): with REPAIRED's tombstone delete, erased ancestry unfoldings are stable "
                f"along {explored} random runs mixing derivations and deletes, and the deleted record's content is in "
                "no observation afterwards; ContextFS's hard delete changes a surviving record's ancestry shape "
                "(Prop. 5.2) and its soft delete leaves the content readable through β, the unfoldings and the dump.")
-    return holds, explored, witness, summary
+    return evidence(holds, explored, witness, failure, summary)
 
