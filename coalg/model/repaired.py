@@ -113,7 +113,7 @@ from .repair_rules import (
     refuse_unless_live,
     tombstone,
 )
-from .store import Store, edge_pair
+from .store import Edge, Store, edge_pair
 from .theta import DEFAULT_THETA, Theta
 
 __all__ = ["REPAIRED", "RepairedRealisation", "repaired_step"]
@@ -231,11 +231,7 @@ def _evolve(s: Store, a: A.Evolve, xi: A.Allocation, faults: frozenset[int]) -> 
         metadata=inheritable_metadata(r.metadata).merged({"evolution_timestamp": tau, "change_reason": "observation"}),
         valid_time=inherited_valid_time(a.valid_time, (r,), tau),
     ).stamped(tau)
-    es = list(edge_pair(j, Relation.EVOLVED_FROM, a.id))
-    bad = refuse_failed_writes("evolve", es, faults)
-    if bad:
-        return bad, s
-    return Created(((j, new),)), s.with_record(j, new).with_edges(es)
+    return _created(s, "evolve", ((j, new),), list(edge_pair(j, Relation.EVOLVED_FROM, a.id)), faults)
 
 
 def _merge(s: Store, a: A.Merge, xi: A.Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
@@ -268,11 +264,8 @@ def _merge(s: Store, a: A.Merge, xi: A.Allocation, faults: frozenset[int]) -> tu
         metadata=meta.merged({"merge_strategy": "union", "merge_timestamp": tau}),
         valid_time=inherited_valid_time(a.valid_time, rs, tau, latest=True),
     ).stamped(tau)
-    es = [e for i in a.ids for e in edge_pair(j, Relation.MERGED_FROM, i)]
-    bad = refuse_failed_writes("merge", es, faults)
-    if bad:
-        return bad, s
-    return Created(((j, new),)), s.with_record(j, new).with_edges(es)
+    return _created(s, "merge", ((j, new),), [e for i in a.ids for e in edge_pair(j, Relation.MERGED_FROM, i)],
+                    faults)
 
 
 def _split(s: Store, a: A.Split, xi: A.Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
@@ -297,14 +290,21 @@ def _split(s: Store, a: A.Split, xi: A.Allocation, faults: frozenset[int]) -> tu
         )
         for k, (j, c) in enumerate(zip(xi.ids, a.contents), start=1)
     )
-    es = [e for j, _ in parts for e in edge_pair(j, Relation.SPLIT_FROM, a.id)]
-    bad = refuse_failed_writes("split", es, faults)
+    return _created(s, "split", parts, [e for j, _ in parts for e in edge_pair(j, Relation.SPLIT_FROM, a.id)],
+                    faults)
+
+
+def _created(
+    s: Store, what: str, parts: tuple[tuple[Id, Record], ...], es: list[Edge], faults: frozenset[int]
+) -> tuple[Output, Store]:
+    """A derivation's outcome: the new records and their edges written together, or nothing and the
+    ``Err`` if an edge write fails (L2, L3)."""
+    bad = refuse_failed_writes(what, es, faults)
     if bad:
         return bad, s
-    s2 = s
     for j, rec in parts:
-        s2 = s2.with_record(j, rec)
-    return Created(parts), s2.with_edges(es)
+        s = s.with_record(j, rec)
+    return Created(parts), s.with_edges(es)
 
 
 # --------------------------------------------------------------------------- the realisation
