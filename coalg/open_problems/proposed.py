@@ -180,14 +180,8 @@ def _merge(s: Store, a: A.Merge, xi: A.Allocation, faults: frozenset[int]) -> tu
 _NO_ALLOCATION = A.Allocation()
 
 
-def proposed_step(
-    s: Store,
-    a: A.Letter,
-    xi: A.Allocation = _NO_ALLOCATION,
-    *,
-    theta: Theta = DEFAULT_THETA,
-    faults: frozenset[int] = frozenset(),
-) -> tuple[Output, Store]:
+def proposed_step(s: Store, a: A.Letter, xi: A.Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
+                  faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
     """α(s)(a, ξ) for :data:`PROPOSED`: REPAIRED's step, with the order-blind, valid-time-sound merge."""
     if not isinstance(a, A.Merge):
         return repaired_step(s, a, xi, theta=theta, faults=faults)
