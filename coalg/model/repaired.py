@@ -222,10 +222,8 @@ def _evolve(s: Store, a: A.Evolve, xi: A.Allocation, faults: frozenset[int]) -> 
     if bad:
         return bad, s
     r, j, tau = s.records[a.id], xi.ids[0], xi.clock
-    new = Record(
+    new = r.evolve(  # the parent's type and namespace, re-stamped
         content=a.content,
-        type=r.type,
-        namespace=r.namespace,
         tags=r.tags | {"evolved"} | a.tags,
         summary=a.summary if a.summary is not None else r.summary,
         metadata=inheritable_metadata(r.metadata).merged({"evolution_timestamp": tau, "change_reason": "observation"}),
@@ -276,18 +274,11 @@ def _split(s: Store, a: A.Split, xi: A.Allocation, faults: frozenset[int]) -> tu
         return bad, s
     r, tau, n = s.records[a.id], xi.clock, len(a.contents)
     vt = inherited_valid_time(a.valid_time, (r,), tau)
-    parts = tuple(
-        (
-            j,
-            Record(
-                content=c,
-                type=r.type,
-                namespace=r.namespace,
-                tags=r.tags | {"split", f"split_part_{k}"},
-                metadata=inheritable_metadata(r.metadata).merged({"split_part": k, "split_total": n, "split_timestamp": tau}),
-                valid_time=vt,
-            ).stamped(tau),
-        )
+    meta = inheritable_metadata(r.metadata)
+    parts = tuple(  # each part is the parent's type and namespace with its own content, re-stamped
+        (j, r.evolve(content=c, summary=None, tags=r.tags | {"split", f"split_part_{k}"},
+                     metadata=meta.merged({"split_part": k, "split_total": n, "split_timestamp": tau}),
+                     valid_time=vt).stamped(tau))
         for k, (j, c) in enumerate(zip(xi.ids, a.contents), start=1)
     )
     return _created(s, "split", parts, [e for j, _ in parts for e in edge_pair(j, Relation.SPLIT_FROM, a.id)],
