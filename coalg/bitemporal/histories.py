@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
 from ..errors import CoalgError
-from ..model import Id, Record, Time, creates, letter_from_json, letter_to_json, named
+from ..model import Id, Letter, Record, Time, creates, letter_from_json, letter_to_json, named
 from ..model import alphabet as A
 
 __all__ = ["HistoryError", "TimedCall", "History", "sim_vt", "shifted", "random_history"]
@@ -36,7 +36,7 @@ class HistoryError(CoalgError, ValueError):
 class TimedCall:
     """One call ``(a_k, τt_k, τv_k)`` of a bitemporal history."""
 
-    letter: A.Letter
+    letter: Letter
     tt: Time
     vt: Time
 
@@ -44,7 +44,7 @@ class TimedCall:
         return {"letter": letter_to_json(self.letter), "tt": self.tt, "vt": self.vt}
 
 
-def _carries_valid_time(a: A.Letter) -> bool:
+def _carries_valid_time(a: Letter) -> bool:
     if isinstance(a, (A.Save, A.SaveAt)):
         return a.record.valid_time is not None
     return getattr(a, "valid_time", None) is not None
@@ -92,14 +92,14 @@ class History:
             prev = c.tt
 
     @classmethod
-    def of(cls, *calls: tuple[A.Letter, Time, Time]) -> History:
+    def of(cls, *calls: tuple[Letter, Time, Time]) -> History:
         """``History.of((a1, tt1, tv1), (a2, tt2, tv2), …)``."""
         return cls(tuple(TimedCall(a, tt, tv) for a, tt, tv in calls))
 
     def __len__(self) -> int:
         return len(self.calls)
 
-    def letters(self) -> tuple[A.Letter, ...]:
+    def letters(self) -> tuple[Letter, ...]:
         return tuple(c.letter for c in self.calls)
 
     def tt(self) -> tuple[Time, ...]:
@@ -202,7 +202,7 @@ def random_history(
         for i in ids_now:
             by_ns.setdefault(existing[i], []).append(i)
         mergeable = sorted(ns for ns, xs in by_ns.items() if len(xs) >= 2)
-        a: A.Letter
+        a: Letter
         fails = False
         ns_new: str | None = None
         if not existing or choice < 0.3:

@@ -27,8 +27,11 @@ from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
     EMPTY,
+    Allocation,
     Created,
     Id,
+    Letter,
+    Oracle,
     Output,
     Realisation,
     Store,
@@ -45,7 +48,7 @@ from .histories import History, TimedCall
 __all__ = ["channel", "RecordedCall", "Recording", "recording", "record", "in_hist_rec"]
 
 
-def channel(realisation: Realisation, a: A.Letter, tv: Time) -> A.Letter:
+def channel(realisation: Realisation, a: Letter, tv: Time) -> Letter:
     """κ_R(a, τv): the letter issued for a call with valid time ``tv`` (Def. 3.20 (b)).
 
     A realisation that declares no valid-time argument receives ``a`` unchanged.
@@ -70,8 +73,8 @@ class RecordedCall:
     """One step of a recording: the call, the letter κ issued, its allocation, the output and the store after."""
 
     call: TimedCall
-    issued: A.Letter
-    allocation: A.Allocation
+    issued: Letter
+    allocation: Allocation
     output: Output
     store: Store
 
@@ -150,12 +153,12 @@ def recording(
     [(('id0001',), 4), (('id0002',), 9)]
     """
     real = CONTEXTFS if realisation is None else realisation
-    oracle = A.Oracle(ids=supply)
+    oracle = Oracle(ids=supply)
     s = EMPTY
     steps: list[RecordedCall] = []
     for c in h.calls:
         issued = channel(real, c.letter, c.vt)
-        xi = A.Allocation(tuple(oracle.fresh_id(s) for _ in range(creates(issued))), c.tt)
+        xi = Allocation(tuple(oracle.fresh_id(s) for _ in range(creates(issued))), c.tt)
         out, s = real.step(s, issued, xi, theta=theta)
         steps.append(RecordedCall(c, issued, xi, out, s))
     return Recording(h, real.name, tuple(steps))

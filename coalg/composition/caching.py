@@ -15,6 +15,8 @@ from typing import Any
 from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
+    Letter,
+    Oracle,
     Realisation,
     Record,
     Relation,
@@ -33,11 +35,11 @@ __all__ = ["ancestry_cache_check", "cache_counterexamples"]
 
 def ancestry_cache_check(
     s: Store,
-    word: Iterable[A.Letter],
+    word: Iterable[Letter],
     *,
     realisation: Realisation | None = None,
     theta: Theta = DEFAULT_THETA,
-    oracle: A.Oracle | None = None,
+    oracle: Oracle | None = None,
 ) -> dict[str, Any]:
     """Read ``⟦i⟧⁻_s`` for every record of ``s``, run ``word``, read again (Corollary 6.1).
 
@@ -49,7 +51,7 @@ def ancestry_cache_check(
     final = run(
         s,
         word,
-        oracle=oracle if oracle is not None else A.Oracle(prefix="c"),
+        oracle=oracle if oracle is not None else Oracle(prefix="c"),
         theta=theta,
         step_fn=(CONTEXTFS if realisation is None else realisation).step,
     ).final
@@ -77,8 +79,8 @@ def cache_counterexamples() -> dict[str, Any]:
             ("b", Relation.EVOLVED_INTO, "c"),
         ],
     )
-    prelude: list[A.Letter] = [A.Evolve("c", "final, again")]
-    words: dict[str, list[A.Letter]] = {
+    prelude: list[Letter] = [A.Evolve("c", "final, again")]
+    words: dict[str, list[Letter]] = {
         "derivations_only": prelude
         + [A.Merge(("a", "c")), A.Split("b", ("p", "q")), A.Save(Record("new"))],
         "delete": prelude + [A.Delete("b")],
@@ -89,7 +91,7 @@ def cache_counterexamples() -> dict[str, Any]:
         "cached": unfolding_to_json(ancestry(base, "c")),
     }
     for name, w in words.items():
-        res = ancestry_cache_check(base, w, oracle=A.Oracle())
+        res = ancestry_cache_check(base, w, oracle=Oracle())
         out[name] = {
             "word": [letter_to_json(a) for a in w],
             "changed": res["changed"],

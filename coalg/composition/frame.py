@@ -23,6 +23,8 @@ from typing import Any, Literal
 from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
+    Allocation,
+    Letter,
     Output,
     Realisation,
     Store,
@@ -43,7 +45,7 @@ __all__ = ["Union", "union", "FrameCheck", "frame_property"]
 Union = Literal["disjoint", "mention"]
 """Which union: ``⊎`` (``"disjoint"``, Def. 3.5) or ``⊕`` (``"mention"``, Def. 6.5)."""
 
-NO_ALLOCATION = A.Allocation()
+NO_ALLOCATION = Allocation()
 """The empty allocation (for calls that create nothing)."""
 
 
@@ -73,8 +75,8 @@ class FrameCheck:
     """
 
     union: Union
-    letter: A.Letter
-    allocation: A.Allocation
+    letter: Letter
+    allocation: Allocation
     hypotheses: dict[str, bool]
     output_alone: Output | None
     output_in_union: Output | None
@@ -107,7 +109,7 @@ class FrameCheck:
         }
 
 
-def _by_equality(a: A.Letter, *, allow_delete: bool) -> bool:
+def _by_equality(a: Letter, *, allow_delete: bool) -> bool:
     if getattr(a, "by_prefix", False):
         return False
     if isinstance(a, A.Delete):
@@ -118,8 +120,8 @@ def _by_equality(a: A.Letter, *, allow_delete: bool) -> bool:
 def frame_property(
     s: Store,
     t: Store,
-    a: A.Letter,
-    allocation: A.Allocation = NO_ALLOCATION,
+    a: Letter,
+    allocation: Allocation = NO_ALLOCATION,
     *,
     union: Union = "disjoint",
     theta: Theta = DEFAULT_THETA,

@@ -21,6 +21,7 @@ from typing import Any
 from ..model import (
     EMPTY,
     Id,
+    Letter,
     Record,
     Relation,
     Store,
@@ -71,7 +72,7 @@ def dangling_edge_witness() -> dict[str, Any]:
     t = Store.of({"j": Record("T's record", namespace="tenant-t")})
     u = disjoint_union(s, t)
     a_s, a_u = ancestry(s, "i"), ancestry(u, "i")
-    word: list[A.Letter] = [
+    word: list[Letter] = [
         A.Save(Record("S's record", namespace="tenant-s")),
         A.Supersede("x0001", "id0001"),
     ]

@@ -23,6 +23,7 @@ from typing import Any
 from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
+    Allocation,
     Record,
     Store,
     Theta,
@@ -75,7 +76,7 @@ def prefix_recall_witness(prefix: str = "deadbeef") -> dict[str, Any]:
     out, after = CONTEXTFS.step(
         u,
         A.Evolve(prefix, "S meant to revise its own note", by_prefix=True),
-        A.Allocation(("f00dcafe-001",), 2),
+        Allocation(("f00dcafe-001",), 2),
         theta=theta,
     )
     evolved = after.records.get("f00dcafe-001")

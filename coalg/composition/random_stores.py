@@ -18,7 +18,19 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..model import DEFAULT_THETA, EMPTY, Id, Record, Relation, Store, Theta, creates, run
+from ..model import (
+    DEFAULT_THETA,
+    EMPTY,
+    Allocation,
+    Id,
+    Letter,
+    Record,
+    Relation,
+    Store,
+    Theta,
+    creates,
+    run,
+)
 from ..model import alphabet as A
 
 __all__ = [
@@ -66,7 +78,7 @@ def random_store(
     for _ in range(n_calls):
         dom = sorted(s.dom())
         c = rng.random()
-        a: A.Letter
+        a: Letter
         if not dom or c < 0.35:
             a = _save(rng, namespace)
         elif c < 0.55:
@@ -97,7 +109,7 @@ def random_pair(
     return s, t
 
 
-def random_named_call(rng: random.Random, s: Store, *, allow_delete: bool = False) -> A.Letter:
+def random_named_call(rng: random.Random, s: Store, *, allow_delete: bool = False) -> Letter:
     """A fragment call (or a recall, or optionally a delete) naming only records of ``s``, by equality."""
     dom = sorted(s.dom())
     options = (
@@ -122,7 +134,7 @@ def random_named_call(rng: random.Random, s: Store, *, allow_delete: bool = Fals
     return A.Delete(rng.choice(dom))
 
 
-def random_allocation(rng: random.Random, u: Store, a: A.Letter, *, strict: bool) -> A.Allocation:
+def random_allocation(rng: random.Random, u: Store, a: Letter, *, strict: bool) -> Allocation:
     """An allocation for ``a`` admissible at ``u``.
 
     ``strict`` draws identifiers outside ``occ(u)``; otherwise each identifier is,
@@ -144,7 +156,7 @@ def random_allocation(rng: random.Random, u: Store, a: A.Letter, *, strict: bool
             if j not in occ and j not in ids:
                 ids.append(j)
                 break
-    return A.Allocation(tuple(ids), rng.randint(1, 99))
+    return Allocation(tuple(ids), rng.randint(1, 99))
 
 
 def random_small_store(rng: random.Random, pool: Sequence[Id] = ("a", "b", "c", "d", "e")) -> Store:

@@ -18,8 +18,11 @@ from typing import Any, Literal
 
 from ..model import (
     EMPTY,
+    Allocation,
+    Call,
     Edge,
     Id,
+    Letter,
     Record,
     Store,
     creates,
@@ -125,10 +128,10 @@ def tenants(
             y = f"{x}x{c}"
         taken.add(y)
         supplies[b][sb] = y
-    words: list[list[A.Letter]] = []
+    words: list[list[Letter]] = []
     for k in range(n):
         ns = f"tenant-{k}"
-        word: list[A.Letter] = []
+        word: list[Letter] = []
         made: list[Id] = []
         for m in range(records_per_tenant):
             u = rng.random()
@@ -152,7 +155,7 @@ def tenants(
         for clock, letter in enumerate(words[k], start=1):
             ids = tuple(supplies[k][m : m + creates(letter)])
             m += creates(letter)
-            calls.append(A.Call(letter, A.Allocation(ids, clock)))
+            calls.append(Call(letter, Allocation(ids, clock)))
         stores.append(run(EMPTY, calls).final)
     shared = EMPTY
     for st in stores:

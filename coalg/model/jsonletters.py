@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import alphabet as A
+from .alphabet import Allocation, Call, Letter
 from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Wrote
 from .jsoncheck import ReadContext, check_value, expect_str, opt_int, relation_from_json, type_name
 from .jsonio import edge_to_json, record_from_json, record_to_json
@@ -71,7 +72,7 @@ def theta_from_json(obj: Any) -> Theta:
     return Theta(type_priority=lists["type_priority"], id_priority=lists["id_priority"], descending=descending)
 
 
-def letter_to_json(a: A.Letter) -> dict[str, Any]:
+def letter_to_json(a: Letter) -> dict[str, Any]:
     """A letter as ``{"op": kind, ...arguments}``; records appear as JSON objects."""
     d: dict[str, Any] = {"op": a.kind}
     for name in a.__dataclass_fields__:
@@ -90,14 +91,14 @@ def letter_to_json(a: A.Letter) -> dict[str, Any]:
     return d
 
 
-_LETTERS: Mapping[str, type[A.Letter]] = {
+_LETTERS: Mapping[str, type[Letter]] = {
     "save": A.Save, "save_at": A.SaveAt, "recall": A.Recall, "recall_prefix": A.RecallPrefix,
     "delete": A.Delete, "evolve": A.Evolve, "merge": A.Merge, "split": A.Split,
     "supersede": A.Supersede, "link": A.Link,
 }
 
 
-def letter_from_json(obj: Any, where: str = "letter", source: str = "<string>") -> A.Letter:
+def letter_from_json(obj: Any, where: str = "letter", source: str = "<string>") -> Letter:
     """Parse a letter written by :func:`letter_to_json`, validating its arguments."""
     ctx = _checked(obj, where, source)
     if not isinstance(obj, dict) or not isinstance(obj.get("op"), str):
@@ -130,13 +131,13 @@ def letter_from_json(obj: Any, where: str = "letter", source: str = "<string>") 
             v = expect_str(v, f"{where}.{k}", ctx, optional=optional)
         kwargs[k] = v
     try:
-        letter: A.Letter = cls(**kwargs)
+        letter: Letter = cls(**kwargs)
     except TypeError as e:
         raise ctx.fail(where, f"missing argument(s) for {obj['op']}: {e}") from None
     return letter
 
 
-def call_to_json(c: A.Call) -> dict[str, Any]:
+def call_to_json(c: Call) -> dict[str, Any]:
     """A call as ``{"letter": ..., "allocation": {"ids": [...], "clock": t}}`` (plus ``faults`` if any)."""
     d: dict[str, Any] = {"letter": letter_to_json(c.letter), "allocation": {"ids": list(c.allocation.ids), "clock": c.allocation.clock}}
     if c.faults:
@@ -144,7 +145,7 @@ def call_to_json(c: A.Call) -> dict[str, Any]:
     return d
 
 
-def call_from_json(obj: Any, where: str = "call", source: str = "<string>") -> A.Call:
+def call_from_json(obj: Any, where: str = "call", source: str = "<string>") -> Call:
     """Parse a call written by :func:`call_to_json`, validating every field."""
     ctx = _checked(obj, where, source)
     if not isinstance(obj, dict):
@@ -165,9 +166,9 @@ def call_from_json(obj: Any, where: str = "call", source: str = "<string>") -> A
     faults = obj.get("faults", [])
     if not isinstance(faults, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in faults):
         raise ctx.fail(f"{where}.faults", "expected a list of integers")
-    return A.Call(
+    return Call(
         letter_from_json(obj.get("letter"), f"{where}.letter", source),
-        A.Allocation(tuple(expect_str(x, f"{where}.allocation.ids[{k}]", ctx) for k, x in enumerate(ids)), clock),
+        Allocation(tuple(expect_str(x, f"{where}.allocation.ids[{k}]", ctx) for k, x in enumerate(ids)), clock),
         frozenset(faults),
     )
 

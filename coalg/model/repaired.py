@@ -100,6 +100,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import alphabet as A
+from .alphabet import Allocation, Letter
 from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Wrote, generated_merge_content
 from .realisation import Realisation
 from .records import LINEAGE, FrozenMap, Id, Record, Relation
@@ -118,13 +119,13 @@ from .theta import DEFAULT_THETA, Theta
 
 __all__ = ["REPAIRED", "RepairedRealisation", "repaired_step"]
 
-_NO_ALLOCATION = A.Allocation()
+_NO_ALLOCATION = Allocation()
 
 
 def repaired_step(
     s: Store,
-    a: A.Letter,
-    xi: A.Allocation = _NO_ALLOCATION,
+    a: Letter,
+    xi: Allocation = _NO_ALLOCATION,
     *,
     theta: Theta = DEFAULT_THETA,
     faults: frozenset[int] = frozenset(),
@@ -217,7 +218,7 @@ def _edge_letter(
     return Wrote(tuple(es)), s.with_edges(es)
 
 
-def _evolve(s: Store, a: A.Evolve, xi: A.Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _evolve(s: Store, a: A.Evolve, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     bad = refuse_unless_live(s, a.id, "evolve")
     if bad:
         return bad, s
@@ -232,7 +233,7 @@ def _evolve(s: Store, a: A.Evolve, xi: A.Allocation, faults: frozenset[int]) -> 
     return _created(s, "evolve", ((j, new),), list(edge_pair(j, Relation.EVOLVED_FROM, a.id)), faults)
 
 
-def _merge(s: Store, a: A.Merge, xi: A.Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _merge(s: Store, a: A.Merge, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     if len(a.ids) < 2:
         return Err(f"merge: needs at least 2 records, {len(a.ids)} named"), s
     twice = sorted({i for i in a.ids if a.ids.count(i) > 1})
@@ -266,7 +267,7 @@ def _merge(s: Store, a: A.Merge, xi: A.Allocation, faults: frozenset[int]) -> tu
                     faults)
 
 
-def _split(s: Store, a: A.Split, xi: A.Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _split(s: Store, a: A.Split, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     if len(a.contents) < 2:
         return Err(f"split: needs at least 2 parts, got {len(a.contents)}"), s
     bad = refuse_unless_live(s, a.id, "split")

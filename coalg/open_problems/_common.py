@@ -8,6 +8,9 @@ from typing import Any
 
 from ..model import (
     EMPTY,
+    Call,
+    Letter,
+    Oracle,
     Output,
     Realisation,
     Record,
@@ -21,7 +24,7 @@ from ..model import (
 )
 from ..model import alphabet as A
 
-__all__ = ["CONTENTS", "Evidence", "Runner", "evidence", "random_letter", "random_run", "random_word", "trace_json"]
+__all__ = ["CONTENTS", "Runner", "evidence", "random_letter", "random_run", "random_word", "trace_json"]
 
 CONTENTS = ("meeting at 3pm", "meeting at 4pm", "budget is 10k", "budget is 12k", "alice leads", "bob leads",
             "room 101", "room 102")
@@ -41,7 +44,7 @@ def random_letter(
     valid_times: bool = True,
     explicit_merge_time: float = 0.0,
     deletes: float = 0.0,
-) -> A.Letter:
+) -> Letter:
     """One random letter at ``s``: a save, evolve, merge, split (or, with probability ``deletes``, a delete).
 
     It names live records by equality; merges name 2–3 records of one namespace.
@@ -76,14 +79,14 @@ class Runner:
 
     def __init__(self, realisation: Realisation, start: Store = EMPTY) -> None:
         self.realisation, self.start, self.store = realisation, start, start
-        self.oracle = A.Oracle()
-        self.calls: list[A.Call] = []
+        self.oracle = Oracle()
+        self.calls: list[Call] = []
 
-    def do(self, a: A.Letter) -> Output:
+    def do(self, a: Letter) -> Output:
         """Make the call ``a`` (allocated by the oracle) and return its output."""
         xi = self.oracle.allocate(self.store, a)
         out, self.store = self.realisation.step(self.store, a, xi)
-        self.calls.append(A.Call(a, xi))
+        self.calls.append(Call(a, xi))
         return out
 
     def random(self, rng: random.Random, n: int, **kw: Any) -> None:
@@ -97,7 +100,7 @@ class Runner:
 
 
 def random_word(realisation: Realisation, rng: random.Random, n_calls: int, *, start: Store = EMPTY,
-                **kw: Any) -> list[A.Letter]:
+                **kw: Any) -> list[Letter]:
     """``n_calls`` letters of :func:`random_letter`, each drawn at the store the previous ones produce.
 
     ``run(start, word, step_fn=realisation.step)`` (with its fresh default oracle) replays them.
@@ -120,11 +123,8 @@ def trace_json(t: Trace) -> dict[str, Any]:
             "final": store_to_json(t.final)}
 
 
-Evidence = tuple[bool, int, dict[str, Any], str]
-"""What each open problem's ``verdict()`` returns: ``(holds, explored, witness, summary)``."""
-
-
 def evidence(holds: bool, explored: int, witness: dict[str, Any], failure: dict[str, Any] | None,
-             summary: str) -> Evidence:
-    """An open problem's :data:`Evidence`; the first failure found, if any, closes the witness as ``"failure"``."""
+             summary: str) -> tuple[bool, int, dict[str, Any], str]:
+    """What an open problem's ``verdict()`` returns: ``(holds, explored, witness, summary)``; the first failure
+    found, if any, closes the witness as ``"failure"``."""
     return holds, explored, witness if failure is None else {**witness, "failure": failure}, summary

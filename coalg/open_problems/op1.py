@@ -62,8 +62,10 @@ from ..model import (
     DEFAULT_THETA,
     EMPTY,
     REPAIRED,
+    Allocation,
     Created,
     Id,
+    Letter,
     Output,
     Realisation,
     Record,
@@ -77,7 +79,7 @@ from ..model import (
     store_to_json,
 )
 from ..model import alphabet as A
-from ._common import Evidence, evidence, random_run, trace_json
+from ._common import evidence, random_run, trace_json
 from .proposed import PROPOSED, provenance
 
 __all__ = [
@@ -94,7 +96,7 @@ __all__ = [
 VALID_UNTIL = "valid_until"
 """Metadata key the interval candidate uses for the end of the span (the model's records have a start only)."""
 
-_NO_ALLOCATION = A.Allocation()
+_NO_ALLOCATION = Allocation()
 
 CANDIDATES = ("latest", "earliest", "interval", "as-given")
 """The rules compared: the proposal first, then the rejected ones."""
@@ -112,7 +114,7 @@ def believed_spans(s: Store, tt: Time, tv: Time) -> dict[Id, Record]:
 
 
 def _rule_step(rule: str) -> Callable[..., tuple[Output, Store]]:
-    def step(s: Store, a: A.Letter, xi: A.Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
+    def step(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
              faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
         out, s2 = REPAIRED.step(s, a, xi, theta=theta, faults=faults)
         if rule == "as-given" or not isinstance(a, A.Merge) or not isinstance(out, Created) or a.valid_time is not None:
@@ -208,7 +210,7 @@ def default_merges(t: Trace) -> frozenset[Id]:
                      if isinstance(c.letter, A.Merge) and c.letter.valid_time is None and isinstance(o, Created))
 
 
-def _example_word(explicit: Time | None = None) -> list[A.Letter]:
+def _example_word(explicit: Time | None = None) -> list[Letter]:
     return [A.Save(Record("meeting at 3pm", valid_time=1)), A.Save(Record("room 101", valid_time=5)),
             A.Merge(("id0001", "id0002"), valid_time=explicit)]
 
@@ -236,7 +238,7 @@ def _explore(seed: int, runs: int) -> tuple[int, int, dict[str, Any] | None]:
     return stores, merges, None
 
 
-def verdict(runs: int = 120, seed: int = 91) -> Evidence:
+def verdict(runs: int = 120, seed: int = 91) -> tuple[bool, int, dict[str, Any], str]:
     """The evidence for open problem 1: the law on random runs of PROPOSED, and each rejected rule's counterexample."""
     stores, merges, failure = _explore(seed, runs)
     rejected: dict[str, Any] = {}
@@ -269,9 +271,9 @@ def verdict(runs: int = 120, seed: int = 91) -> Evidence:
     return evidence(holds, merges, witness, failure, summary)
 
 
-def _refusal_case() -> tuple[Store, A.Letter, A.Allocation]:
+def _refusal_case() -> tuple[Store, Letter, Allocation]:
     s = run(EMPTY, _example_word()[:2], step_fn=PROPOSED.step).final
-    return s, A.Merge(("id0001", "id0002"), valid_time=0), A.Allocation(("id0003",), 3)
+    return s, A.Merge(("id0001", "id0002"), valid_time=0), Allocation(("id0003",), 3)
 
 
 def sources_valid_times(s: Store, j: Id) -> list[Time | None]:

@@ -56,10 +56,13 @@ from ..model import (
     EMPTY,
     ID_POSITIONS,
     REPAIRED,
+    Allocation,
     Created,
     Edge,
     FrozenMap,
     Id,
+    Letter,
+    Oracle,
     Output,
     Realisation,
     Record,
@@ -71,7 +74,7 @@ from ..model import (
     store_to_json,
 )
 from ..model import alphabet as A
-from ._common import Evidence, evidence, random_run
+from ._common import evidence, random_run
 from .proposed import PROPOSED, provenance
 
 __all__ = [
@@ -86,10 +89,10 @@ __all__ = [
 ]
 
 
-_NO_ALLOCATION = A.Allocation()
+_NO_ALLOCATION = Allocation()
 
 
-def _id_order_step(s: Store, a: A.Letter, xi: A.Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
+def _id_order_step(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
                    faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
     if isinstance(a, A.Merge):
         a = A.Merge(tuple(sorted(set(a.ids))), content=a.content, type=a.type, summary=a.summary,
@@ -126,16 +129,16 @@ def rename(s: Store, sigma: Mapping[Id, Id]) -> Store:
     return Store.of(recs, (Edge(f(e.source), e.relation, f(e.target)) for e in s.edges))
 
 
-def _merge(real: Realisation, s: Store, ids: Sequence[Id], xi: A.Allocation) -> Store | None:
+def _merge(real: Realisation, s: Store, ids: Sequence[Id], xi: Allocation) -> Store | None:
     out, s2 = real.step(s, A.Merge(tuple(ids)), xi)
     return s2 if isinstance(out, Created) else None
 
 
-def _fresh(s: Store, clock: int = 100) -> A.Allocation:
-    return A.Allocation((A.Oracle(prefix="m").fresh_id(s),), clock)
+def _fresh(s: Store, clock: int = 100) -> Allocation:
+    return Allocation((Oracle(prefix="m").fresh_id(s),), clock)
 
 
-def commutes(real: Realisation, s: Store, ids: Sequence[Id], xi: A.Allocation | None = None) -> bool:
+def commutes(real: Realisation, s: Store, ids: Sequence[Id], xi: Allocation | None = None) -> bool:
     """(B1): every permutation of ``ids`` merges to an ≈-equal store (vacuously true if the merge is refused)."""
     xi = _fresh(s) if xi is None else xi
     results = [_merge(real, s, p, xi) for p in itertools.permutations(ids)]
@@ -144,7 +147,7 @@ def commutes(real: Realisation, s: Store, ids: Sequence[Id], xi: A.Allocation | 
 
 
 def renaming_respected(real: Realisation, s: Store, ids: Sequence[Id], sigma: Mapping[Id, Id],
-                       xi: A.Allocation | None = None) -> bool:
+                       xi: Allocation | None = None) -> bool:
     """(B2): ``merge(σI)(σs) ≈ merge(I)(s)`` for the renaming ``sigma`` (same fresh allocation on both sides)."""
     t = rename(s, sigma)
     xi = _fresh(s) if xi is None else xi
@@ -180,7 +183,7 @@ def id_order_counterexample() -> dict[str, Any]:
     s = example_store()
     sigma = {"id0001": "id0002", "id0002": "id0001"}
     t = rename(s, sigma)
-    xi = A.Allocation(("id0003",), 3)
+    xi = Allocation(("id0003",), 3)
     out: dict[str, Any] = {"s": store_to_json(s), "sigma_s": store_to_json(t), "sigma": sigma,
                            "s_approx_sigma_s": allocation_blind_bisimilar(s, t)}
     for real in (ID_ORDER, PROPOSED):
@@ -196,7 +199,7 @@ def id_order_counterexample() -> dict[str, Any]:
 
 def _order_counterexample(real: Realisation) -> dict[str, Any]:
     s = example_store()
-    xi = A.Allocation(("id0003",), 3)
+    xi = Allocation(("id0003",), 3)
     a = _merge(real, s, ("id0001", "id0002"), xi)
     b = _merge(real, s, ("id0002", "id0001"), xi)
     assert a is not None and b is not None
@@ -221,7 +224,7 @@ def _random_case(rng: random.Random) -> tuple[Store, tuple[Id, ...]] | None:
     return s, ids
 
 
-def verdict(runs: int = 60, seed: int = 92) -> Evidence:
+def verdict(runs: int = 60, seed: int = 92) -> tuple[bool, int, dict[str, Any], str]:
     """The evidence for open problem 2: (B1)–(B4) for PROPOSED on random stores; each rejected merge's failure."""
     rng = random.Random(seed)
     explored, failure = 0, None

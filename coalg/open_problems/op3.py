@@ -70,9 +70,12 @@ from ..model import (
     ANCESTRY,
     CONTEXTFS,
     META_KEYS,
+    Allocation,
+    Call,
     Edge,
     FrozenMap,
     Id,
+    Letter,
     Record,
     Relation,
     Store,
@@ -84,7 +87,7 @@ from ..model import (
     store_to_json,
 )
 from ..model import alphabet as A
-from ._common import Evidence, evidence, random_word
+from ._common import evidence, random_word
 
 __all__ = [
     "Report",
@@ -258,26 +261,26 @@ def laws(s: Store) -> dict[str, bool]:
     }
 
 
-def faithful_and_recovers(calls: Sequence[A.Call], fault_at: int | None, fault: int) -> dict[str, bool]:
+def faithful_and_recovers(calls: Sequence[Call], fault_at: int | None, fault: int) -> dict[str, bool]:
     """R5 on the fault-free ContextFS run of ``calls``, and R6 with edge write ``fault`` failing at call ``fault_at``."""
     clean = run(Store(), calls).final
     res = {"R5_faithful": _ancestry_edges(reconcile(clean)[0]) == _ancestry_edges(clean)}
     if fault_at is not None:
-        faulty = [c if k != fault_at else A.Call(c.letter, c.allocation, frozenset({fault}))
+        faulty = [c if k != fault_at else Call(c.letter, c.allocation, frozenset({fault}))
                   for k, c in enumerate(calls)]
         broken = run(Store(), faulty).final
         res["R6_recovers"] = _ancestry_edges(reconcile(broken)[0]) == _ancestry_edges(clean)
     return res
 
 
-def contextfs_calls(rng: random.Random, n: int) -> list[A.Call]:
+def contextfs_calls(rng: random.Random, n: int) -> list[Call]:
     """A random fault-free ContextFS fragment run from ∅, as replayable calls."""
     word = random_word(CONTEXTFS, rng, n, valid_times=False, namespaces=("global",))
     oracle, s, calls = A.Oracle(), Store(), []
     for a in word:
         xi = oracle.allocate(s, a)
         _, s = step(s, a, xi)
-        calls.append(A.Call(a, xi))
+        calls.append(Call(a, xi))
     return calls
 
 
@@ -293,19 +296,19 @@ def witness_stores() -> dict[str, Store]:
     * ambiguity: ``merge(id0003, id0002)`` where ``id0003 = merge(id0001, id0002)``, and the
       write of the edge to ``id0002`` fails — inheritance and a lost edge look alike.
     """
-    base: list[A.Letter] = [A.Save(Record("a")), A.Save(Record("b"))]
+    base: list[Letter] = [A.Save(Record("a")), A.Save(Record("b"))]
     return {
-        "A_failed_edge_write": run(Store(), [*base, A.Call(A.Evolve("id0001", "a2"), A.Allocation(("id0003",), 3),
+        "A_failed_edge_write": run(Store(), [*base, Call(A.Evolve("id0001", "a2"), Allocation(("id0003",), 3),
                                                          frozenset({0}))]).final,
         "B_inherited_metadata": run(Store(), [*base, A.Merge(("id0001", "id0002")), A.Evolve("id0003", "c")]).final,
         "C_deleted_parent": run(Store(), [*base, A.Evolve("id0001", "a2"), A.Delete("id0001")]).final,
         "merge_ambiguity": run(Store(), [*base, A.Merge(("id0001", "id0002")),
-                                         A.Call(A.Merge(("id0003", "id0002")), A.Allocation(("id0004",), 4),
+                                         Call(A.Merge(("id0003", "id0002")), Allocation(("id0004",), 4),
                                               frozenset({2}))]).final,
     }
 
 
-def verdict(runs: int = 80, seed: int = 93) -> Evidence:
+def verdict(runs: int = 80, seed: int = 93) -> tuple[bool, int, dict[str, Any], str]:
     """The evidence for open problem 3: R1–R6 on random ContextFS runs, and the rejected policies' failures."""
     rng = random.Random(seed)
     explored, failure = 0, None
@@ -315,7 +318,7 @@ def verdict(runs: int = 80, seed: int = 93) -> Evidence:
         derivs = [k for k, c in enumerate(calls) if c.letter.kind in ("evolve", "split")]
         fault_at = rng.choice(derivs) if derivs else None
         res = faithful_and_recovers(calls, fault_at, rng.randint(0, 1))
-        faulty = run(Store(), [c if k != fault_at else A.Call(c.letter, c.allocation, frozenset({0}))
+        faulty = run(Store(), [c if k != fault_at else Call(c.letter, c.allocation, frozenset({0}))
                                for k, c in enumerate(calls)]).final
         res.update(laws(faulty))
         explored += 1

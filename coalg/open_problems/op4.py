@@ -54,9 +54,11 @@ from typing import Any, Literal
 from ..composition import frame_property, union
 from ..model import (
     DEFAULT_THETA,
+    Allocation,
     Err,
     Found,
     Id,
+    Letter,
     Nothing,
     Output,
     Realisation,
@@ -75,7 +77,7 @@ from ..model import (
     uuid_like_ids,
 )
 from ..model import alphabet as A
-from ._common import Evidence, evidence
+from ._common import evidence
 
 __all__ = [
     "cross_namespace_witness",
@@ -87,7 +89,7 @@ __all__ = [
 ]
 
 Equality = Literal["global", "scoped"]
-_NO_ALLOCATION = A.Allocation()
+_NO_ALLOCATION = Allocation()
 
 
 def _resolve(s: Store, nu: str, p: str) -> tuple[Id | None, Output | None]:
@@ -101,7 +103,7 @@ def _resolve(s: Store, nu: str, p: str) -> tuple[Id | None, Output | None]:
 
 
 def _scoped_step(nu: str, equality: Equality) -> Callable[..., tuple[Output, Store]]:
-    def fn(s: Store, a: A.Letter, xi: A.Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
+    def fn(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
            faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
         if isinstance(a, A.RecallPrefix):
             j, miss = _resolve(s, nu, a.prefix)
@@ -170,7 +172,7 @@ def random_tenant(rng: random.Random, nu: str, ids: list[Id], n: int) -> Store:
     for clock in range(1, n + 1):
         live = sorted(s.dom())
         x = rng.random()
-        a: A.Letter
+        a: Letter
         if not live or x < 0.35:
             a = A.Save(Record(rng.choice(_CONTENT), namespace=nu, tags=frozenset({f"owner-{nu}"})))
         elif x < 0.6:
@@ -180,24 +182,24 @@ def random_tenant(rng: random.Random, nu: str, ids: list[Id], n: int) -> Store:
         else:
             a = A.Split(rng.choice(live), ("part 1", "part 2"))
         need = 2 if isinstance(a, A.Split) else 1
-        xi = A.Allocation(tuple(ids[k:k + need]), clock)
+        xi = Allocation(tuple(ids[k:k + need]), clock)
         k += need
         _, s = real.step(s, a, xi)
     return s
 
 
-def frame_holds(s: Store, t: Store, a: A.Letter, xi: A.Allocation, nu: str, equality: Equality = "scoped") -> bool:
+def frame_holds(s: Store, t: Store, a: Letter, xi: Allocation, nu: str, equality: Equality = "scoped") -> bool:
     """Does ``α_ν(s ⊕ t)(a) = (o, s′ ⊕ t)`` hold (:func:`coalg.composition.frame_property`, ⊕)?"""
     return frame_property(s, t, a, xi, union="mention", realisation=scoped(nu, equality=equality)).holds
 
 
-def random_letter(rng: random.Random, s: Store, t: Store, nu: str) -> A.Letter:
+def random_letter(rng: random.Random, s: Store, t: Store, nu: str) -> Letter:
     """Any letter a caller in ν might send: prefixes of either tenant's identifiers, full identifiers of either."""
     ids_s, ids_t = sorted(s.dom()) or ["x"], sorted(t.dom()) or ["y"]
     pick = rng.choice(ids_s + ids_t)
     pfx = pick[: rng.randint(1, 9)]
     other = rng.choice(ids_s + ids_t)
-    choices: list[A.Letter] = [
+    choices: list[Letter] = [
         A.RecallPrefix(pfx), A.Recall(pick), A.Evolve(pfx, "v2", by_prefix=True), A.Evolve(pick, "v2"),
         A.Split(pfx, ("p", "q"), by_prefix=True), A.Merge((pick, other)), A.Merge((pfx, other[:4]), by_prefix=True),
         A.Delete(pick), A.Delete(pfx, by_prefix=True), A.Supersede(pick, other),
@@ -222,7 +224,7 @@ def explore_frame(rng: random.Random, trials: int, equality: Equality = "scoped"
     for _ in range(trials):
         s, t = _tenants(rng, rng.random() < 0.5)
         a = random_letter(rng, s, t, "nu")
-        xi = A.Allocation(tuple(f"new-{k}" for k in range(creates(a))), 99)
+        xi = Allocation(tuple(f"new-{k}" for k in range(creates(a))), 99)
         n += 1
         if not frame_holds(s, t, a, xi, "nu", equality):
             fc = frame_property(s, t, a, xi, union="mention", realisation=scoped("nu", equality=equality))
@@ -257,7 +259,7 @@ def cross_namespace_witness() -> dict[str, Any]:
     t1 = Store.of({"f9e8d7c6-002": Record("T: secret budget 10k", namespace="other", tags=frozenset({"secret"}))})
     t2 = Store.of({"f9e8d7c6-002": Record("T: secret budget 99k", namespace="other", tags=frozenset({"secret"}))})
     a = A.Merge(("a1b2c3d4-001", "f9e8d7c6-002"))
-    xi = A.Allocation(("m0000000-001",), 7)
+    xi = Allocation(("m0000000-001",), 7)
     out: dict[str, Any] = {"s": store_to_json(s), "t": store_to_json(t1), "letter": letter_to_json(a)}
     eqs: tuple[Equality, ...] = ("global", "scoped")
     for eq in eqs:
@@ -280,7 +282,7 @@ def cross_namespace_witness() -> dict[str, Any]:
     return out
 
 
-def verdict(trials: int = 150, seed: int = 94) -> Evidence:
+def verdict(trials: int = 150, seed: int = 94) -> tuple[bool, int, dict[str, Any], str]:
     """The evidence for open problem 4: the frame property under full scoping, and the two counterexamples."""
     rng = random.Random(seed)
     n, failure = explore_frame(rng, trials, "scoped")

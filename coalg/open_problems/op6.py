@@ -91,7 +91,7 @@ from ..model import (
     store_to_json,
 )
 from ..model import alphabet as A
-from ._common import Evidence, Runner, evidence
+from ._common import Runner, evidence
 from .op5 import timelines
 
 __all__ = [
@@ -295,7 +295,7 @@ def _check_run(real: Realisation, t: Trace, k: Id, cut: int, secret: str) -> dic
             "store_after_delete": store_to_json(s_del)}
 
 
-def verdict(runs: int = 40, seed: int = 96) -> Evidence:
+def verdict(runs: int = 40, seed: int = 96) -> tuple[bool, int, dict[str, Any], str]:
     """The evidence for open problem 6: the theorem and unrecoverability on random REPAIRED runs; the rejected deletes."""
     rng = random.Random(seed)
     explored, failure, checked_secret = 0, None, 0

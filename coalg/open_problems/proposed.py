@@ -45,11 +45,13 @@ from ..model import (
     ANCESTRY_KEYS,
     BOOKKEEPING_KEYS,
     DEFAULT_THETA,
+    Allocation,
     Created,
     Edge,
     Err,
     FrozenMap,
     Id,
+    Letter,
     Output,
     Record,
     Relation,
@@ -136,7 +138,7 @@ def provenance(s: Store, j: Id) -> frozenset[Id]:
     return frozenset(e.target for e in s.edges if e.source == j and e.relation is Relation.MERGED_FROM)
 
 
-def _merge(s: Store, a: A.Merge, xi: A.Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _merge(s: Store, a: A.Merge, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     distinct = sorted(set(a.ids))
     if len(distinct) < 2:
         return Err(f"merge: needs at least 2 distinct records, {len(distinct)} named"), s
@@ -177,10 +179,10 @@ def _merge(s: Store, a: A.Merge, xi: A.Allocation, faults: frozenset[int]) -> tu
     return Created(((j, new),)), s.with_record(j, new).with_edges(es)
 
 
-_NO_ALLOCATION = A.Allocation()
+_NO_ALLOCATION = Allocation()
 
 
-def proposed_step(s: Store, a: A.Letter, xi: A.Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
+def proposed_step(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
                   faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
     """α(s)(a, ξ) for :data:`PROPOSED`: REPAIRED's step, with the order-blind, valid-time-sound merge."""
     if not isinstance(a, A.Merge):
