@@ -8,6 +8,7 @@ same calls at the same transaction times, valid times free to differ.  The pairs
 Theorem 5.27 and Proposition 7.1 are about are ∼vt pairs (:func:`shifted`), and
 :func:`random_history` draws the histories their checks explore.
 
+>>> from coalg.model import Save
 >>> h = History.of((Save(Record("meeting at 3pm")), 1, 1), (Save(Record("meeting at 4pm")), 5, 2))
 >>> h.vt(), h.tt()
 ((1, 2), (1, 5))
@@ -62,6 +63,7 @@ class History:
     alphabet A: the valid time of a call is its ``vt`` component, so a letter that
     already carries a ``valid_time`` is refused (κ_R writes it, not the caller).
 
+    >>> from coalg.model import Save
     >>> History.of((Save(Record("x")), 2, 0), (Save(Record("y")), 2, 0))
     Traceback (most recent call last):
     ...
@@ -151,6 +153,7 @@ def sim_vt(h: History, h2: History) -> bool:
 def shifted(h: History, by: int = -1) -> History:
     """The history ∼vt h whose every valid time is moved by ``by`` (≠ 0), so vt differs at every call.
 
+    >>> from coalg.model import Save
     >>> shifted(History.of((Save(Record("x")), 1, 1))).vt()
     (0,)
     """

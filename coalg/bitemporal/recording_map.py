@@ -56,6 +56,7 @@ def channel(realisation: Realisation, a: Letter, tv: Time) -> Letter:
     record carries it in ``valid_time``; evolve, merge and split carry it in their
     ``valid_time`` field.  Other letters have no valid-time argument.
 
+    >>> from coalg.model import Evolve
     >>> channel(CONTEXTFS, Evolve("x", "c"), 7) == Evolve("x", "c")
     True
     """
@@ -147,7 +148,7 @@ def recording(
 
     Examples
     --------
-    >>> from coalg.model import Record
+    >>> from coalg.model import Evolve, Record, Save
     >>> h = History.of((Save(Record("x")), 4, 0), (Evolve("id0001", "y"), 9, 2))
     >>> [(st.allocation.ids, st.allocation.clock) for st in recording(h).steps]
     [(('id0001',), 4), (('id0002',), 9)]
@@ -176,7 +177,7 @@ def record(
     Same parameters as :func:`recording` (``realisation=None`` is the ContextFS
     model); returns only the final store.
 
-    >>> from coalg.model import Record
+    >>> from coalg.model import Record, Save
     >>> h = History.of((Save(Record("x")), 4, 0))
     >>> record(h).records["id0001"].created_at, record(h).records["id0001"].valid_time
     (4, None)

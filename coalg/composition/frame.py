@@ -161,7 +161,7 @@ def frame_property(
 
     Examples
     --------
-    >>> from coalg.model import Record, Relation
+    >>> from coalg.model import Delete, Record, Relation
     >>> s = Store.of({"a": Record("A")})
     >>> t = Store.of({"b": Record("B")}, [("b", Relation.RELATED_TO, "a")])
     >>> frame_property(s, t, Delete("a")).holds          # t's edge into s goes too: delete is excluded
