@@ -15,18 +15,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ..model import (
-    CONTEXTFS,
-    EMPTY,
-    REPAIRED,
-    Evolve,
-    Recall,
-    Record,
-    Save,
-    Store,
-    Time,
-    store_to_json,
-)
+from ..model import CONTEXTFS, EMPTY, REPAIRED, Record, Store, Time, store_to_json
+from ..model import alphabet as A
 from ..paper import Verdict, paper_item
 from .histories import History, TimedCall, random_history, shifted
 from .meeting import meeting_example
@@ -51,7 +41,7 @@ def _random_histories(
 
 def _minimal_pair() -> tuple[History, History]:
     r = Record("r")
-    return History.of((Save(r), 1, 1)), History.of((Save(r), 1, 2))
+    return History.of((A.Save(r), 1, 1)), History.of((A.Save(r), 1, 2))
 
 
 @paper_item("5.27", "Valid time is unrecoverable", kind="property", nature="theorem")
@@ -150,14 +140,14 @@ def check_3_20() -> Verdict:
     real = REPAIRED
     hs = _random_histories(40, 320, recording_only=False)
     function_ok = all(record(h, rz) == record(h, rz) for h in hs for rz in (CONTEXTFS, real))
-    base = History.of((Save(Record("r")), 1, 1))
-    rh = History(base.calls + (TimedCall(Recall("id0001"), 2, 1),))
-    rh2 = History(base.calls + (TimedCall(Recall("id0001"), 2, 2),))
+    base = History.of((A.Save(Record("r")), 1, 1))
+    rh = History(base.calls + (TimedCall(A.Recall("id0001"), 2, 1),))
+    rh2 = History(base.calls + (TimedCall(A.Recall("id0001"), 2, 2),))
     a_ok = all(
         record(rh, rz) == record(rh2, rz) and rh.vt() != rh2.vt() for rz in (CONTEXTFS, real)
     )
     a_outside = not in_hist_rec(rh, real)
-    ev = Evolve("id0001", "c")
+    ev = A.Evolve("id0001", "c")
     b_ok = channel(CONTEXTFS, ev, 7) == ev and channel(real, ev, 7) == replace(ev, valid_time=7)
     h, h2 = _minimal_pair()
 

@@ -13,9 +13,6 @@ from typing import Any
 
 from ..model import (
     EMPTY,
-    Delete,
-    Letter,
-    Oracle,
     Record,
     Relation,
     Store,
@@ -26,6 +23,7 @@ from ..model import (
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 from ..paper import Verdict, paper_item
 from .caching import ancestry_cache_check, cache_counterexamples
 from .frame import FrameCheck, Union, frame_property, union, union_or_none
@@ -73,7 +71,7 @@ def check_6_2() -> Verdict:
     n, failure = _explore_frame("disjoint", 300, 62)
     s = Store.of({"a": Record("A", namespace="tenant-s")})
     t = Store.of({"b": Record("B", namespace="tenant-t")}, [("b", Relation.RELATED_TO, "a")])
-    why_not_delete = frame_property(s, t, Delete("a"))
+    why_not_delete = frame_property(s, t, A.Delete("a"))
     witness: dict[str, Any] = {"delete_is_excluded": why_not_delete.to_json()}
     if failure is not None:
         witness["failure"] = failure.to_json()
@@ -233,9 +231,9 @@ def check_6_1() -> Verdict:
     explored, bad = 0, None
     for _ in range(150):
         s = random_store(rng, rng.randint(1, 6), prefix="s", namespace="s")
-        word: list[Letter] = []
+        word: list[A.Letter] = []
         sim = s
-        oracle = Oracle(prefix="c")
+        oracle = A.Oracle(prefix="c")
         for _ in range(rng.randint(1, 5)):
             a = random_named_call(rng, sim)
             word.append(a)

@@ -24,7 +24,6 @@ from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
     Allocation,
-    Delete,
     Letter,
     Output,
     Realisation,
@@ -39,6 +38,7 @@ from ..model import (
     output_to_json,
     store_to_json,
 )
+from ..model import alphabet as A
 
 __all__ = ["Union", "union", "FrameCheck", "frame_property"]
 
@@ -112,7 +112,7 @@ class FrameCheck:
 def _by_equality(a: Letter, *, allow_delete: bool) -> bool:
     if getattr(a, "by_prefix", False):
         return False
-    if isinstance(a, Delete):
+    if isinstance(a, A.Delete):
         return allow_delete
     return is_fragment(a)
 
@@ -161,7 +161,7 @@ def frame_property(
 
     Examples
     --------
-    >>> from coalg.model import Record, Relation
+    >>> from coalg.model import Delete, Record, Relation
     >>> s = Store.of({"a": Record("A")})
     >>> t = Store.of({"b": Record("B")}, [("b", Relation.RELATED_TO, "a")])
     >>> frame_property(s, t, Delete("a")).holds          # t's edge into s goes too: delete is excluded

@@ -24,9 +24,7 @@ from ..model import (
     Letter,
     Record,
     Relation,
-    Save,
     Store,
-    Supersede,
     Unfolding,
     ancestry,
     beta,
@@ -36,6 +34,7 @@ from ..model import (
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 from .frame import union_or_none
 
 __all__ = ["inclusion_failures", "dangling_edge_witness"]
@@ -74,8 +73,8 @@ def dangling_edge_witness() -> dict[str, Any]:
     u = disjoint_union(s, t)
     a_s, a_u = ancestry(s, "i"), ancestry(u, "i")
     word: list[Letter] = [
-        Save(Record("S's record", namespace="tenant-s")),
-        Supersede("x0001", "id0001"),
+        A.Save(Record("S's record", namespace="tenant-s")),
+        A.Supersede("x0001", "id0001"),
     ]
     s2 = run(EMPTY, word).final
     t2 = Store.of({"x0001": Record("T's record", namespace="tenant-t")})

@@ -24,8 +24,6 @@ from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
     Allocation,
-    Evolve,
-    RecallPrefix,
     Record,
     Store,
     Theta,
@@ -33,6 +31,7 @@ from ..model import (
     output_to_json,
     store_to_json,
 )
+from ..model import alphabet as A
 
 __all__ = [
     "prefix_recall_witness",
@@ -62,7 +61,7 @@ def prefix_recall_witness(prefix: str = "deadbeef") -> dict[str, Any]:
     s = Store.of({i: Record("S's note", namespace="tenant-s")})
     t = Store.of({i2: Record("T's note", namespace="tenant-t")})
     u = disjoint_union(s, t)
-    a = RecallPrefix(prefix)
+    a = A.RecallPrefix(prefix)
     thetas = [
         DEFAULT_THETA,
         Theta(descending=True),
@@ -76,7 +75,7 @@ def prefix_recall_witness(prefix: str = "deadbeef") -> dict[str, Any]:
     o_u_other = CONTEXTFS.step(u, a, theta=Theta(id_priority=(i,)))[0]
     out, after = CONTEXTFS.step(
         u,
-        Evolve(prefix, "S meant to revise its own note", by_prefix=True),
+        A.Evolve(prefix, "S meant to revise its own note", by_prefix=True),
         Allocation(("f00dcafe-001",), 2),
         theta=theta,
     )
