@@ -234,7 +234,7 @@ def random_history(
         elif choice < 0.9:
             a = Recall(rng.choice(ids_now))
         elif choice < 0.95:
-            a = Supersede("gone0001", rng.choice(ids_now))  # names a missing identifier (spec W1)
+            a = Supersede("gone0001", rng.choice(ids_now))  # names a missing identifier (Prop. 5.30)
         else:
             a, fails = Evolve("gone0002", "names nothing that exists"), True
         k = creates(a)

@@ -170,7 +170,7 @@ def fragment_alphabet(s: Store) -> list[Letter]:
     A fresh save per namespace (:data:`NAMESPACES` and those of ``s``); evolve and split
     of each record and of :data:`UNKNOWN`; merge of each ordered pair of records
     and of each record with :data:`UNKNOWN`; supersede of each ordered pair, the
-    old end possibly :data:`UNKNOWN` (spec W1); recall of each identifier.
+    old end possibly :data:`UNKNOWN` (supersede checks nothing); recall of each identifier.
 
     >>> from coalg.laws.display import show_letter
     >>> [show_letter(a) for a in fragment_alphabet(EMPTY)]   # doctest: +NORMALIZE_WHITESPACE

@@ -1,4 +1,4 @@
-"""The repaired realisation: the paper's repairs made real (spec §6.2 Table 2, last column; §7).
+"""The repaired realisation: the paper's repairs made real (Table 2 of §5.10, last column; §7).
 
 Every law clause that fails for ContextFS names, in Table 2, "what a repair
 needs": one ancestry representation, an explicit namespace comparison, an
@@ -51,10 +51,10 @@ needs.  The rules, each with the clause it repairs:
    becomes the deletion's clock reading.  Every edge is kept, so the shape of
    the ancestry survives.  Tombstones cannot be derived from, replaced,
    deleted again or given new edges.
-8. **Strict freshness.**  An allocation must be fresh for occ(s) (Def. 3.8,
-   review note), not only for dom(m_s): an identifier that an edge or a
-   record's metadata mentions is never re-used, so a new record can never land
-   on a dangling endpoint.
+8. **Strict freshness.**  An allocation must be fresh for occ(s) (Def. 3.8, as
+   tightened in our reconstruction), not only for dom(m_s): an identifier that
+   an edge or a record's metadata mentions is never re-used, so a new record
+   can never land on a dangling endpoint.
 9. **A valid-time field (L6, Proposition 7.1).**  Every record a call creates
    carries ``Record.valid_time``.  When the call gives one — a letter's
    ``valid_time`` argument (evolve, merge, split) or the record of a save — that
