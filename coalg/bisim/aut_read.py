@@ -83,6 +83,8 @@ def read_aut(
     OSError
         When the file cannot be read.
 
+    Examples
+    --------
     >>> import io
     >>> read_aut(io.StringIO("des (0,1,2)\\n(0,a,5)\\n"))
     Traceback (most recent call last):

@@ -137,7 +137,7 @@ class History:
 
     @classmethod
     def from_json(cls, obj: Any) -> History:
-        """Parse what :meth:`to_json` writes; letters are validated by :func:`coalg.model.jsonio.letter_from_json`."""
+        """Parse what :meth:`to_json` writes; letters are validated by :func:`coalg.model.jsonletters.letter_from_json`."""
         if (
             not isinstance(obj, dict)
             or obj.get("format") != "coalg-history"

@@ -70,7 +70,7 @@ def record_view(realisation: Realisation, s: Store, i: Id) -> Record | None:
     """The record a reader sees at ``i``: the realisation's declared view, or the stored record.
 
     ContextFS's metadata ancestry reader reads the stored record; REPAIRED's reads
-    ancestry from the edges (:func:`coalg.model.repaired.derived_record`).
+    ancestry from the edges (:func:`coalg.model.repair_rules.derived_record`).
     """
     view = getattr(realisation, "record_view", None)
     return view(s, i) if view is not None else s.records.get(i)

@@ -75,6 +75,7 @@ UNKNOWN: Id = "missing"
 """The one identifier every alphabet names that no seed holds."""
 
 NAMESPACES = ("alice", "bob")
+"""The namespaces a fresh save is tried in, besides those of the store."""
 NEW_CONTENT = "new"
 EVOLVED_CONTENT = "v2"
 PARTS = ("p1", "p2")
@@ -231,6 +232,7 @@ ALPHABETS: dict[str, Callable[[Store], list[Letter]]] = {
     "full": full_alphabet,
     "recording": recording_alphabet,
 }
+"""The alphabets of the law search by name: the letters tried at a store."""
 
 
 # --------------------------------------------------------------------------- allocation and faults

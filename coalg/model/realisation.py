@@ -68,3 +68,4 @@ CONTEXTFS = Realisation(
     declares_valid_time=False,
     edge_faults=True,
 )
+"""The ContextFS a93035d model as a realisation: :func:`~coalg.model.coalgebra.step` with its fault oracle."""

@@ -14,9 +14,10 @@ needs.  The rules, each with the clause it repairs:
    stored.  No record REPAIRED writes carries ``evolved_from``, ``merged_from``
    or ``split_from`` in its metadata: a derived record does not inherit its
    parent's ancestry keys (nor the parent's derivation bookkeeping,
-   :data:`BOOKKEEPING_KEYS`), and a save whose record carries an ancestry key is
+   :data:`~coalg.model.repair_rules.BOOKKEEPING_KEYS`), and a save whose record carries an ancestry key is
    refused.  The keys are a *view* computed from the edges,
-   :func:`derived_metadata` / :func:`derived_record`, so a reader that wants
+   :func:`~coalg.model.repair_rules.derived_metadata` /
+   :func:`~coalg.model.repair_rules.derived_record`, so a reader that wants
    them gets exactly ``{j : (i, r, j) ∈ E}``.
 2. **Atomic writes (L2, L3).**  A call's record(s) and edges are one
    transaction.  If an edge write fails (``faults`` names any of the call's edge
@@ -159,9 +160,11 @@ def repaired_step(
 
     Returns
     -------
-    tuple of (Output, Store)
-        The output and the next store; on ``Err`` the store is ``s`` itself.
+    tuple
+        ``(output, store)``: the output and the next store; on ``Err`` the store is ``s`` itself.
 
+    Examples
+    --------
     >>> from coalg.model.alphabet import Supersede
     >>> repaired_step(Store(), Supersede("nothing", "here"))[0]
     Err(reason='supersede: no record here')
