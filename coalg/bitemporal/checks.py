@@ -128,7 +128,7 @@ def check_7_1() -> Verdict:
     "3.20", "Histories, recording map, bitemporal observation", kind="property", nature="definition"
 )
 def check_3_20() -> Verdict:
-    """Definition 3.20 with the review's amendments, each amendment checked on its witness.
+    """Definition 3.20 with our three tightenings (Appendix D), each amendment checked on its witness.
 
     * Ψ is a function: recording a history twice gives equal stores;
     * (a) over all of Hist no realisation separates valid time — a recall pair

@@ -124,7 +124,7 @@ class History:
 
     @classmethod
     def from_json(cls, obj: Any) -> History:
-        """Parse what :meth:`to_json` writes; letters are validated by :func:`coalg.model.jsonio.letter_from_json`."""
+        """Parse what :meth:`to_json` writes; letters are validated by :func:`coalg.model.jsonletters.letter_from_json`."""
         if (
             not isinstance(obj, dict)
             or obj.get("format") != "coalg-history"
@@ -222,7 +222,7 @@ def random_history(
         elif choice < 0.9:
             a = A.Recall(rng.choice(ids_now))
         elif choice < 0.95:
-            a = A.Supersede("gone0001", rng.choice(ids_now))  # names a missing identifier (spec W1)
+            a = A.Supersede("gone0001", rng.choice(ids_now))  # names a missing identifier (Prop. 5.30)
         else:
             a, fails = A.Evolve("gone0002", "names nothing that exists"), True
         k = creates(a)

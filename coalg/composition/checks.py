@@ -65,7 +65,7 @@ def check_6_2() -> Verdict:
     """Proposition 6.2 over random fragment stores, calls naming ``s`` by equality, and dom-fresh allocations.
 
     Allocations land on ``t``'s dangling endpoints where they can (dom-freshness
-    suffices for the equation, spec review note).  The witness records why
+    suffices for the equation).  The witness records why
     delete is excluded: ``t`` may hold an edge into ``s``'s record.
     """
     n, failure = _explore_frame("disjoint", 300, 62)
@@ -113,7 +113,7 @@ def check_6_3() -> Verdict:
     "6.4", "Lineage observation does not compose under ⊎", kind="counterexample", nature="theorem"
 )
 def check_6_4() -> Verdict:
-    """Proposition 6.4 (review form): the inclusion of (ids(s), β_s) into (Id, β_{s⊎t}) is not a homomorphism."""
+    """Proposition 6.4 (tightened form): the inclusion of (ids(s), β_s) into (Id, β_{s⊎t}) is not a homomorphism."""
     w = dangling_edge_witness()
     holds = (
         w["inclusion_failures"] == ["j"]
@@ -271,7 +271,7 @@ def check_6_1() -> Verdict:
 
 @paper_item("6.8", "When prefix resolution starts to bite", kind="property", nature="instantiation")
 def check_6_8() -> Verdict:
-    """Remark 6.8's numbers, recomputed exactly and with the approximation, within the spec's rounding (2%)."""
+    """Remark 6.8's numbers, recomputed exactly and with the approximation, within the reconstruction's rounding (2%)."""
     rows = []
     for (L, p), claimed in sorted(REMARK_6_8.items()):
         ex, ap = collision_threshold(p, L), collision_threshold(p, L, exact=False)

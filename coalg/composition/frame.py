@@ -1,7 +1,7 @@
 """The frame property (paper §6.2, Proposition 6.2; Def. 6.5 and Prop. 6.6 (c)): does a call ignore the store beside it?
 
-A harness that hosts several agents hosts several stores.  The question of §6.2
-is whether an operation gives the same answer when the store around it grows:
+Several agents in one harness means several stores side by side.  §6.2 asks
+whether an operation gives the same answer when the store around it grows:
 ``α(s ⊎ t)(a) = (o, s′ ⊎ t)`` whenever ``α(s)(a) = (o, s′)`` — the *frame
 property*.  Proposition 6.2 is a *theorem* of the first kind for fragment calls
 and recalls that name identifiers of ``s`` by equality, with allocations fresh
@@ -137,7 +137,7 @@ def frame_property(
       also a delete by equality);
     * ``names_in_s`` — ``nm(a) ⊆ dom(m_s)``;
     * ``allocation_fresh`` — admissible at the union (``dom``-fresh) and, for ``⊕``,
-      fresh for ``ids(s) ∪ ids(t)`` (spec review note to Prop. 6.6 (c)).
+      fresh for ``ids(s) ∪ ids(t)`` (a hypothesis we added to Prop. 6.6 (c)).
 
     Parameters
     ----------

@@ -51,7 +51,7 @@ def prefix_recall_witness(prefix: str = "deadbeef") -> dict[str, Any]:
     ``i′``; both identifiers extend ``prefix``.  For every θ, ``recall_pfx(prefix)``
     on ``s`` outputs ``(i, r)``; on ``s ⊎ t`` it outputs ``(i′, r′)`` for θ with
     ``i′ ≺ i`` — and then ``evolve`` by the same prefix derives from T's record and
-    files the result in T's namespace (the [ran] observation of spec §5.10).
+    files the result in T's namespace (seen when the ContextFS code path was run).
 
     >>> w = prefix_recall_witness()
     >>> w["alone"]["id"], w["in_union"]["id"], w["differs"], w["mention_disjoint"]
@@ -172,7 +172,7 @@ def prefix_collision_probability(n: int, prefix_len: int = 8) -> float:
 
 
 def prefix_collision_approx(n: int, prefix_len: int = 8) -> float:
-    """The usual approximation ``1 − exp(−n² / 2^{bits+1})`` (spec Remark 6.8).
+    """The usual approximation ``1 − exp(−n² / 2^{bits+1})`` (Remark 6.8).
 
     >>> round(prefix_collision_approx(77_163), 4)
     0.5
@@ -215,4 +215,4 @@ REMARK_6_8 = {
     (7, 0.5): 19_000,
     (12, 0.5): 4_900_000,
 }
-"""The spec's rounded thresholds (Remark 6.8): (prefix length, probability) → store size."""
+"""The rounded thresholds of Remark 6.8 as we reconstruct it: (prefix length, probability) → store size."""

@@ -70,7 +70,7 @@ def random_store(
 
     Identifiers come from ``Oracle(prefix=prefix)``; every derivation names
     existing records by equality.  Supersedes may name identifiers from
-    ``dangling_pool`` (supersede checks nothing, spec W1), which leaves dangling
+    ``dangling_pool`` (supersede checks nothing, Prop. 5.30), which leaves dangling
     non-lineage edges — the stores stay in S_lin.
     """
     oracle = A.Oracle(prefix=prefix)
@@ -139,7 +139,7 @@ def random_allocation(rng: random.Random, u: Store, a: Letter, *, strict: bool) 
 
     ``strict`` draws identifiers outside ``occ(u)``; otherwise each identifier is,
     when possible, one of ``u``'s dangling endpoints (``dom``-fresh but not
-    strictly fresh — the case the review singles out).
+    strictly fresh — the case strict freshness rules out).
     """
     dangling = sorted(u.dangling())
     occ = u.occ()

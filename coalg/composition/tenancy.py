@@ -76,8 +76,8 @@ def tenants(
 
     Returns
     -------
-    (list of Store, Store)
-        The tenants' own stores (tenant ``k`` at index ``k``) and the shared store.
+    tuple
+        ``(own, shared)``: the list of the tenants' own stores (tenant ``k`` at index ``k``) and the shared store.
         :func:`interference` reports what the plantings (or chance) produce.
 
     Examples

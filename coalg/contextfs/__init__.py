@@ -1,6 +1,6 @@
 """The real ContextFS 0.2.35: the paper's claims observed at runtime, and ContextFS databases audited.
 
-=========================================  ==========================================
+==========================================  ===================================
 the package offline: sandbox, availability  :mod:`~coalg.contextfs.offline`
 the two tables as a coalg store (§3.1)      :mod:`~coalg.contextfs.tables`
 a store written into the schema; faults     :mod:`~coalg.contextfs.materialise`
@@ -12,7 +12,7 @@ behaviours the paper does not state         :mod:`~coalg.contextfs.behaviours`
 a database read read-only                   :mod:`~coalg.contextfs.database`
 the audit: findings and report              :mod:`~coalg.contextfs.auditing`
 databases written without the package       :mod:`~coalg.contextfs.synthetic`
-=========================================  ==========================================
+==========================================  ===================================
 """
 
 from typing import TYPE_CHECKING

@@ -277,5 +277,5 @@ RUNTIME = Realisation(
     declares_valid_time=False,
     edge_faults=True,
 )
-"""The real package as a realisation (not in :data:`coalg.model.realisation.REALISATIONS`: importing
+"""The real package as a realisation (not in :data:`coalg.model.registry.REALISATIONS`: importing
 the adapter must not change the registry other modules print)."""

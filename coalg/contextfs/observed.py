@@ -138,7 +138,7 @@ DIFFERENCES: dict[str, str] = {
     "L6": "Same verdict. The package has no valid-time field or argument, so the histories' valid times cannot "
           "reach it at all; its clock readings are datetimes (datetime.now, UTC ISO strings in metadata), read "
           "back as ξ's clock.",
-    "L7": "Same verdict and witness (W2): evolve by a prefix resolves the record but writes the prefix string as "
+    "L7": "Same verdict and the same witness (W2 of Prop. 5.30): evolve by a prefix resolves the record but writes the prefix string as "
           "the edge endpoint and as evolved_from.",
     "S1": "Same verdict: derivations only insert rows and edges.",
     "S2": "Same verdict: each call behaved the same on a database holding only its named records.",

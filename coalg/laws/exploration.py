@@ -201,6 +201,8 @@ def explore(
         A cached function of the arguments: every caller with the same arguments
         shares one exploration, whose levels are computed on demand.
 
+    Examples
+    --------
     >>> from coalg.model import CONTEXTFS
     >>> explore(CONTEXTFS, max_len=1) is explore(CONTEXTFS, "fragment", max_len=1)
     True

@@ -187,7 +187,7 @@ def _constructed_locally(realisation: Realisation, t: Transition) -> tuple[int, 
 
 L4II = Clause(
     "L4ii",
-    statement="L4(ii) construction locality, as the two-store comparison of the spec's review note.\n\n"
+    statement="L4(ii) construction locality, as a two-store comparison (our precise form of the clause).\n\n"
               "For each successful call that creates records, each namespace ν of a created\n"
               "record, and each store t with π_ν t = π_ν s (:func:`perturbations`): run the same\n"
               "call with the same allocation at t; where it succeeds too, the records created\n"

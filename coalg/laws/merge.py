@@ -5,7 +5,7 @@ commutative, even up to ≈.
 
 Proposition 5.24 is a theorem about the model, checked with strictly fresh
 allocations on every schema realisation; Proposition 5.25 reads the ContextFS
-model, with empty-metadata records (the spec's review notes).
+model, with empty-metadata records (our tightenings, Appendix D).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def check_5_24() -> Verdict:
     For every store reached by fragment words up to length 1 and every merge of
     two of its records (both orders), on both realisations, with strictly fresh
     allocations (H1): merge(I)(merge(I)(s)) ≈ merge(I)(s), decided by
-    :func:`coalg.bisim.bisimilarity.allocation_blind_bisimilar`.  The review's remark —
+    :func:`coalg.bisim.bisimilarity.allocation_blind_bisimilar`.  Our own remark —
     repeated evolve and split are idempotent up to ≈ too — is checked alongside.
     REPAIRED is also run on the stores the ContextFS model builds (records
     without a valid time, as after a migration).  Explored: (store, letter) pairs.

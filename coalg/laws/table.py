@@ -98,7 +98,7 @@ def law_table(realisation: Realisation | str) -> dict[str, Any]:
     Parameters
     ----------
     realisation : Realisation or str
-        The realisation, or its name in :data:`coalg.model.realisation.REALISATIONS`.
+        The realisation, or its name in :data:`coalg.model.registry.REALISATIONS`.
 
     Returns
     -------
@@ -106,6 +106,8 @@ def law_table(realisation: Realisation | str) -> dict[str, Any]:
         Exactly ``{"realisation": name, "clauses": {...}}``, JSON-ready and a
         function of the realisation only (no timings, no hash order).
 
+    Notes
+    -----
     ``{"realisation": name, "clauses": {"L1": {"holds": …, "explored": …, …}, …}}`` with
     keys L1 L2 L3 L4i L4ii L5 L6 L7 S1 S2 S3 S4.  Each entry has ``holds``,
     ``explored``, ``kind`` (theorem / instantiation), ``verdict`` (property /
@@ -115,6 +117,8 @@ def law_table(realisation: Realisation | str) -> dict[str, Any]:
     ``fault_path`` and L7 ``reachable_set``, ``labels`` and ``strong_form``.
     The result is a cached function of the realisation, returned as a copy.
 
+    Examples
+    --------
     >>> from coalg.model import CONTEXTFS
     >>> t = law_table(CONTEXTFS)
     >>> sorted(k for k, c in t["clauses"].items() if c["holds"])

@@ -1,7 +1,7 @@
 """The store coalgebra (paper §3.3, Definition 3.14), with ContextFS a93035d semantics.
 
 ``step(s, a, ξ)`` is the structure map α: S → (Out × S)^{A⁺} applied to a store
-and a call.  The semantics is the code-faithful one of spec §2.3:
+and a call.  The semantics is the code-faithful one of §3.3, as reconstructed:
 
 * merge files its result in the *first* argument's namespace and breaks ties
   between types with the undeclared order θ (``max(set(types), key=types.count)``);
@@ -135,8 +135,8 @@ StepFunction: TypeAlias = Callable[..., tuple[Output, Store]]
 def resolve_prefix(s: Store, p: str, theta: Theta = DEFAULT_THETA) -> Id | None:
     """The θ-first identifier of dom(m_s) that extends ``p`` (``id LIKE 'p%'``, ``fetchone()``).
 
-    [recon] We model ``LIKE`` as a plain, case-sensitive prefix test; SQLite's
-    is ASCII-case-insensitive and treats ``_``/``%`` as wildcards (spec Lemma 5.6 note).
+    Our choice: we model ``LIKE`` as a plain, case-sensitive prefix test; SQLite's
+    is ASCII-case-insensitive and treats ``_``/``%`` as wildcards (see Lemma 5.6).
     """
     matches = [i for i in s.records if i.startswith(p)]
     return theta.first_id(matches) if matches else None

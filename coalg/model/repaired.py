@@ -1,4 +1,4 @@
-"""The repaired realisation: the paper's repairs made real (spec §6.2 Table 2, last column; §7).
+"""The repaired realisation: the paper's repairs made real (Table 2 of §5.10, last column; §7).
 
 Every law clause that fails for ContextFS names, in Table 2, "what a repair
 needs": one ancestry representation, an explicit namespace comparison, an
@@ -14,9 +14,10 @@ needs.  The rules, each with the clause it repairs:
    stored.  No record REPAIRED writes carries ``evolved_from``, ``merged_from``
    or ``split_from`` in its metadata: a derived record does not inherit its
    parent's ancestry keys (nor the parent's derivation bookkeeping,
-   :data:`BOOKKEEPING_KEYS`), and a save whose record carries an ancestry key is
+   :data:`~coalg.model.repair_rules.BOOKKEEPING_KEYS`), and a save whose record carries an ancestry key is
    refused.  The keys are a *view* computed from the edges,
-   :func:`derived_metadata` / :func:`derived_record`, so a reader that wants
+   :func:`~coalg.model.repair_rules.derived_metadata` /
+   :func:`~coalg.model.repair_rules.derived_record`, so a reader that wants
    them gets exactly ``{j : (i, r, j) ∈ E}``.
 2. **Atomic writes (L2, L3).**  A call's record(s) and edges are one
    transaction.  If an edge write fails (``faults`` names any of the call's edge
@@ -51,10 +52,10 @@ needs.  The rules, each with the clause it repairs:
    becomes the deletion's clock reading.  Every edge is kept, so the shape of
    the ancestry survives.  Tombstones cannot be derived from, replaced,
    deleted again or given new edges.
-8. **Strict freshness.**  An allocation must be fresh for occ(s) (Def. 3.8,
-   review note), not only for dom(m_s): an identifier that an edge or a
-   record's metadata mentions is never re-used, so a new record can never land
-   on a dangling endpoint.
+8. **Strict freshness.**  An allocation must be fresh for occ(s) (Def. 3.8, as
+   tightened in our reconstruction), not only for dom(m_s): an identifier that
+   an edge or a record's metadata mentions is never re-used, so a new record
+   can never land on a dangling endpoint.
 9. **A valid-time field (L6, Proposition 7.1).**  Every record a call creates
    carries ``Record.valid_time``.  When the call gives one — a letter's
    ``valid_time`` argument (evolve, merge, split) or the record of a save — that
@@ -147,9 +148,11 @@ def repaired_step(
 
     Returns
     -------
-    tuple of (Output, Store)
-        The output and the next store; on ``Err`` the store is ``s`` itself.
+    tuple
+        ``(output, store)``: the output and the next store; on ``Err`` the store is ``s`` itself.
 
+    Examples
+    --------
     >>> from coalg.model.alphabet import Supersede
     >>> repaired_step(Store(), Supersede("nothing", "here"))[0]
     Err(reason='supersede: no record here')

@@ -4,8 +4,8 @@ The law
 -------
 A UNION merge asserts every source at once: its content is ``[Source 1]: c₁ …
 [Source n]: cₙ``.  So the merged record should be believed exactly when all of
-its sources are.  With Obs^vt (:func:`coalg.bitemporal.believed`, the spec's
-Proposition 7.1 observation, extended by :func:`believed_spans` to records that
+its sources are.  With Obs^vt (:func:`coalg.bitemporal.believed`, the
+reconstructed observation of Proposition 7.1, extended by :func:`believed_spans` to records that
 carry an end of validity), for every merged record ``j`` with sources
 ``K = {i : (j, MERGED_FROM, i) ∈ E}`` and every ``(τt, τv)`` with ``τt`` at or
 after ``j``'s transaction time:

@@ -28,7 +28,7 @@ that only the metadata backs is classified, in this order:
    ``ambiguous`` (several labels, or a parent that no longer exists): dropped.
 
 Then every edge gets its inverse, and each ancestry key whose set disagrees with
-the edges is rewritten from them (:func:`coalg.model.repaired.derived_metadata`); a
+the edges is rewritten from them (:func:`coalg.model.repair_rules.derived_metadata`); a
 key that agrees keeps its stored value, so ``merged_from``'s argument order
 survives where it is right.
 

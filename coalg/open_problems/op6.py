@@ -1,7 +1,7 @@
 """Open problem 6, deletion: a coalgebra on stores with tombstones.
 
 The coalgebra is REPAIRED's (:data:`coalg.model.repaired.REPAIRED`, rule 7):
-``delete(k)`` replaces ``m(k)`` by :func:`coalg.model.repaired.tombstone` — content ``""``,
+``delete(k)`` replaces ``m(k)`` by :func:`coalg.model.repair_rules.tombstone` — content ``""``,
 type and tag ``tombstone``, no summary, no metadata — and keeps every edge, the
 namespace, ``created_at`` and ``valid_time``.  Tombstones cannot be derived from,
 replaced, deleted again or linked.

@@ -12,8 +12,8 @@
 They stand on a small shared base: :mod:`.base` (an explorer: actions that
 never raise, the message line, the lazy front end), :mod:`.stepping` (back and
 forth through a fixed sequence: proof steps, refinement rounds),
-:mod:`.controls`              and :mod:`.text` (the common controls and what they write),
-:mod:`.figures`               (plots rendered to PNG), :mod:`.allocation` (fresh allocations
+:mod:`.controls` and :mod:`.text` (the common controls and what they write),
+:mod:`.figures` (plots rendered to PNG), :mod:`.allocation` (fresh allocations
 for a session), and, for the playground, :mod:`.operations` and :mod:`.steps`.
 
 Rules every explorer follows: an invalid action (too few records, nothing

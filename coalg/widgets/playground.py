@@ -75,6 +75,8 @@ class DerivationPlayground(Explorer):
     realisation : str
         ``"contextfs"`` (the ContextFS a93035d model) or ``"repaired"``.
 
+    Notes
+    -----
     Behaviour (all callable headlessly): :meth:`apply`, :meth:`undo`,
     :meth:`redo`, :meth:`reset`, :meth:`load_preset`, :meth:`load_json`,
     :meth:`set_realisation`, :meth:`set_theta`, :meth:`replay`, :meth:`export`.
