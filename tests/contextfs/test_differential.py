@@ -26,9 +26,9 @@ pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"differential tests need 
 import coalg.contextfs as cfs
 import coalg.contextfs.differential_testing as diff
 from coalg.cli import main
-from coalg.model import CONTEXTFS, EMPTY, Merge, Theta, step
 from coalg.contextfs.package_run import StepClock, pinned_uuids
 from coalg.contextfs.random_words import IdSupply, random_step, resolved_ids
+from coalg.model import CONTEXTFS, DEFAULT_THETA, EMPTY, Merge, Theta, step
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +70,7 @@ def test_cli_exit_1_on_a_disagreement(monkeypatch: pytest.MonkeyPatch, capsys: p
 
 
 def test_cli_exit_2_without_the_package(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import coalg.contextfs.offline as offline
+    from coalg.contextfs import offline
 
     monkeypatch.setattr(offline, "unavailable_reason", lambda: "the released contextfs package is not installed")
     assert main(["differential", "--words", "3"]) == 2
@@ -104,7 +104,7 @@ def test_in_process_run_agrees() -> None:
 
 
 def test_a_model_that_ignores_faults_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    def mutant(s, a, xi, *, theta=Theta(), faults=frozenset()):  # type: ignore[no-untyped-def]
+    def mutant(s, a, xi, *, theta=DEFAULT_THETA, faults=frozenset()):  # type: ignore[no-untyped-def]
         return step(s, a, xi, theta=theta)
 
     bad = _disagreeing(monkeypatch, step=mutant)
@@ -114,7 +114,7 @@ def test_a_model_that_ignores_faults_is_caught(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_a_model_that_files_merges_under_the_last_argument_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    def mutant(s, a, xi, *, theta=Theta(), faults=frozenset()):  # type: ignore[no-untyped-def]
+    def mutant(s, a, xi, *, theta=DEFAULT_THETA, faults=frozenset()):  # type: ignore[no-untyped-def]
         out, s2 = step(s, a, xi, theta=theta, faults=faults)
         if isinstance(a, Merge) and xi.ids and xi.ids[0] in s2.records:
             last = resolved_ids(s, a, theta)[-1]
@@ -185,3 +185,12 @@ def test_words_are_reproducible_and_name_full_identifiers() -> None:
         return out
 
     assert word("x") == word("x") and word("x") != word("y")
+
+
+def test_the_committed_large_run_is_a_clean_report() -> None:
+    """The book's large run (data/differential-10000.json) is a report of this command with every word agreeing."""
+    report = json.loads((ROOT / "data" / "differential-10000.json").read_text())
+    assert (report["words"], report["length"], report["seed"], report["hashseed"]) == (10_000, 10, 1, 0)
+    assert report["agree"] == report["words"] and report["disagreements"] == [] and report["disagreeing"] == 0
+    assert report["steps"] > report["words"] and report["faulty_steps"] > 0 and report["ties"]["type"] > 0
+    assert set(report["abstractions"]) <= set(cfs.ABSTRACTIONS)
