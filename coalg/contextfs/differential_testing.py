@@ -38,11 +38,13 @@ from ..model import (
     Created,
     Delete,
     Err,
+    Evolve,
     Flag,
     Id,
     Merge,
     Output,
     RecallPrefix,
+    Split,
     Store,
     Theta,
     Wrote,
@@ -106,10 +108,13 @@ def _theta(s: Store, ws: WordStep, rows: list[Id]) -> tuple[Theta, dict[str, int
     """θ for one step, and the ties it decides (``type``: a merge-type tie; ``prefix``: several rows match)."""
     a = ws.call.letter
     ties = {"type": 0, "prefix": 0}
-    prefix = a.prefix if isinstance(a, RecallPrefix) else getattr(a, "id", None) if getattr(a, "by_prefix", False) \
-        else None
-    args = list(a.ids) if isinstance(a, Merge) and a.by_prefix else [prefix] if prefix is not None else []
-    ties["prefix"] = sum(sum(1 for i in s.records if i.startswith(p)) > 1 for p in args)
+    if isinstance(a, RecallPrefix):
+        prefixes = [a.prefix]
+    elif isinstance(a, Merge):
+        prefixes = list(a.ids) if a.by_prefix else []
+    else:
+        prefixes = [a.id] if isinstance(a, (Evolve, Split, Delete)) and a.by_prefix else []
+    ties["prefix"] = sum(sum(1 for i in s.records if i.startswith(p)) > 1 for p in prefixes)
     if isinstance(a, Delete):
         return Theta(), ties  # _resolve_full_id walks the primary key: smallest identifier first
     theta = Theta(id_priority=tuple(rows))
