@@ -50,7 +50,12 @@ def check_5_27() -> Verdict:
 
     A theorem about the model applied to an instantiation premise (ContextFS
     declares no valid-time channel): explored over random histories, recording
-    and not, each against a shifted and a reversed re-timing.
+    and not, each against a shifted and a reversed re-timing.  On the model the
+    equation is true by construction -- κ is the identity and the model's save
+    drops a record's valid time, so no valid time ever reaches Ψ -- and the
+    exploration only confirms that.  What is not by construction, that Ψ forgets
+    *only* the valid time (a changed transaction time or content changes Ψ(h)),
+    is tested in ``tests/theorems/test_thm_bitemporal.py``.
     """
     hs = _random_histories(150, 527, recording_only=False)
     explored, failure = 0, None
@@ -82,7 +87,8 @@ def check_5_27() -> Verdict:
         explored,
         witness,
         "Theorem 5.27 (a theorem about the model applied to the instantiation premise that ContextFS declares "
-        f"no valid-time channel): Ψ(h) = Ψ(h′) on all {explored} explored pairs h ∼vt h′; the pair "
+        f"no valid-time channel): Ψ(h) = Ψ(h′) on all {explored} explored pairs h ∼vt h′ -- true by "
+        "construction on the model, where no valid time reaches Ψ; the pair "
         "((save(r),1,1)) / ((save(r),1,2)) lies in Hist_rec, so no V has V∘Ψ = vt and L6 fails.",
         {"proof": proof.to_json()},
     )

@@ -152,8 +152,6 @@ GENERAL_DIFFERENCES = (
      "one; save takes Memory(id=…). The adapter renames the uuids to ξ's identifiers in creation order."),
     ("Clock: created_at/updated_at are naive datetime.now(), lineage timestamps are UTC ISO strings; the "
      "adapter materialises clock reading τ as 2000-01-01 + τ s and reads a call's own stamps as ξ's clock."),
-    ("Summaries: the package fills in 'Merged from N memories' and 'Part k of split memory' where the model "
-     "leaves the summary empty."),
     ("Resolution: recall, evolve, split, merge and delete always resolve with id LIKE 'arg%' "
      "(case-insensitive, '_' and '%' are wildcards); recall walks live rows in rowid order, delete the "
      "primary key in id order."),

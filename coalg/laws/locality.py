@@ -251,9 +251,14 @@ def check_5_18() -> Verdict:
     carries = {"source_2_in_content": "[Source 2]: " in rec.get("content", ""),
                "foreign_tag": "secret" in rec.get("tags", []),
                "contents_differ": rec.get("content") != other.get("content")}
+    held = [what for key, what in (("source_2_in_content", "the other record's content after '[Source 2]: '"),
+                                   ("foreign_tag", "the other record's tag 'secret'"),
+                                   ("contents_differ", "a content that changes with the record outside ν"))
+            if carries[key]]
+    said = (" The merged record holds " + ", ".join(held) + "." if held
+            else " The witness shows no payload from outside the namespace.")
     return law_item("5.18", v, expect_holds=False, extra={"carries": carries},
-                    summary="Proposition 5.18: " + w.get("explanation", "")
-                            + " The merged record holds '[Source 2]: k' and k's tag 'secret'.")
+                    summary="Proposition 5.18: " + w.get("explanation", "") + said)
 
 
 @paper_item("5.19")
