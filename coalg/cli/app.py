@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import CoalgError
-from . import audit, bisim, laws, witness
+from . import audit, bisim, conform, laws, witness
 from .common import Formatter, Handler, UsageError
 
 __all__ = ["build_parser", "main"]
@@ -37,13 +37,16 @@ examples:
   coalg bisim spec.aut impl.aut --json    # machine-readable, with a witness if not
   coalg laws --realisation contextfs      # the paper's Table 2, computed
   coalg witness 5.20                      # construct the witness of Prop. 5.20
+  coalg conform mymemory:Memory           # check your own memory layer
   coalg SUBCOMMAND --help                 # details of one subcommand
 
 exit status: 0 when the question was answered (whatever the answer),
+1 when `coalg audit` reports findings or a clause fails in `coalg conform`,
 2 on bad input or usage (one line on stderr, never a traceback).
 """
 
-_SUBCOMMANDS: list[Callable[[Any], None]] = [bisim.register, laws.register, witness.register, audit.register]
+_SUBCOMMANDS: list[Callable[[Any], None]] = [bisim.register, laws.register, witness.register, audit.register,
+                                             conform.register]
 
 
 def build_parser() -> argparse.ArgumentParser:
