@@ -179,6 +179,7 @@ def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, caps: Capa
     if not vt:
         why += (" The layer has no valid_time capability: a valid time cannot reach it, so it fails L6 as "
                 "ContextFS does (Theorem 5.27).")
+    w["explanation"] = why
     return clause_entry("L6", False, explored, why, w)
 
 

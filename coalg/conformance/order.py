@@ -44,7 +44,8 @@ from ..model import (
     Letter,
     Save,
     Store,
-    letter_from_json,
+    call_from_json,
+    call_to_json,
     letter_to_json,
     store_to_json,
 )
@@ -157,7 +158,7 @@ def _observe_all(spec: str, params: dict[str, Any]) -> dict[str, Any]:
     rows, reorder, tried = [], None, 0
     for t, walk in _words(bb, caps, params["length"], params["walks"], params["walk_length"], params["seed"]):
         letters = [c.letter for c in t.word]
-        rows.append([[letter_to_json(a) for a in letters], digest(observe([t.output], t.after)), walk])
+        rows.append([[call_to_json(c) for c in t.word], digest(observe([t.output], t.after)), walk])
         if reorder is None and permutation(letters) is not None and (not walk or len(letters) == params["walk_length"]):
             tried += 1
             reorder = reordered(bb, st, letters)
@@ -191,7 +192,7 @@ def _probe(spec: str, words: list[list[dict[str, Any]]]) -> list[dict[str, Any]]
     st = start(bb.fresh)
     out = []
     for w in words:
-        ts = list(rerun(bb.realisation, st, [letter_from_json(a) for a in w]))
+        ts = list(rerun(bb.realisation, st, [call_from_json(c) for c in w]))
         out.append(observe([t.output for t in ts], ts[-1].after if ts else st.store))
     bb.release()
     return out
@@ -232,7 +233,11 @@ def _run_children(request: dict[str, Any]) -> list[Any]:
 
 
 def probe(spec: str, words: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
-    """Each word run once in each child: ``[observations under seed 0, observations under seed 1]``."""
+    """Each word (calls as JSON) run once in each child: ``[observations under seed 0, under seed 1]``.
+
+    A word with calls left out is run with the later calls renamed to name the
+    same records (:func:`~coalg.conformance.explore.rerun`).
+    """
     return _run_children({"mode": "probe", "spec": spec, "words": words})
 
 
@@ -261,7 +266,8 @@ def _hash_witness(spec: str, word: list[dict[str, Any]], walk: bool) -> dict[str
     if not data:
         text = ("what the layer showed differed between the two interpreters during the exploration, but not when "
                 "the word was run again: its observations vary from run to run")
-    return {"word": word, "explanation": f"the same word run in two interpreters: {text}.", "offending": data,
+    return {"word": [c["letter"] for c in word], "explanation": f"the same word run in two interpreters: {text}.",
+            "offending": data,
             "observations": dict(zip(labels, obs)), "minimality": how}
 
 

@@ -171,7 +171,8 @@ def _binds(method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | 
     try:
         sig.bind(*args, **kwargs)
     except TypeError:
-        return str(sig)
+        bare = [p.replace(annotation=p.empty) for p in sig.parameters.values()]
+        return str(sig.replace(parameters=bare, return_annotation=sig.empty))
     return None
 
 

@@ -120,8 +120,12 @@ class Session:
         self._raw: dict[str, Any] = {}
         self.store = self._look()
 
-    def _look(self) -> Store:
+    def _look(self, planned: Sequence[Id] = ()) -> Store:
+        """Read the layer; records nobody returned take the call's planned identifiers that are still free."""
         self._raw = read_records(self.layer)
+        free = [i for i in planned if i not in self.names.real]
+        for real, name in zip(sorted(r for r in self._raw if r not in self.names.canonical), free):
+            self.names.bind(real, name)
         return to_store(self._raw, read_edges(self.layer), self.names, valid_time=self.caps.has("valid_time"))
 
     def close(self) -> None:
@@ -246,7 +250,7 @@ class Session:
         except _NotExpressible as e:
             return Err(str(e)), (), None
         except Exception as e:  # noqa: BLE001 - an exception from a well-formed call is a refusal
-            self.store = self._look()
+            self.store = self._look(call.allocation.ids)
             return Err(f"refused ({type(e).__name__})"), (), f"{type(e).__name__}: {e}"
         if isinstance(a, (Save, SaveAt, Evolve, Merge, Split)):
             reals = self._returned_ids(a, got)
@@ -260,13 +264,13 @@ class Session:
                                     else f"{call.allocation.ids[-1]}+{k}")
                 made.append(self.names.canonical[real])
                 self.born.setdefault(self.names.canonical[real], len(self.calls))
-            self.store = self._look()
+            self.store = self._look(call.allocation.ids)
             missing = [real for real, c in zip(reals, made) if c not in self.store.records]
             if missing:
                 raise ProtocolMisuse(f"{a.kind.replace('_at', '')}: returned {missing[0]!r}, which records() "
                                      "does not list")
             return Created(tuple((c, self.store.records[c]) for c in made)), tuple(made), None
-        self.store = self._look()
+        self.store = self._look(call.allocation.ids)
         if isinstance(a, RecallPrefix):
             if got is None:
                 return Nothing(), (), None

@@ -8,11 +8,12 @@ judge the model.
 **Renaming.**  A layer chooses its identifiers (uuids, counters, database
 keys); the kit gives every record a *canonical* name instead, the one the
 exploration's allocation planned for the call that created it (``id0001``,
-``id0002``, …, as the ContextFS runtime adapter renames the package's uuids).
-:class:`Naming` keeps both directions.  Strings the kit passed that are no
-identifier (an unknown id, a prefix) keep the kit's name for them; anything
-else the layer shows is named ``unnamed1``, ``unnamed2``, … in order of first
-sight.  Ancestry metadata (``evolved_from``, ``merged_from``, ``split_from``)
+``id0002``, …, as the ContextFS runtime adapter renames the package's uuids);
+a record a call made without returning it takes a planned identifier the
+call left unused.  :class:`Naming` keeps both directions.  Strings the kit
+passed that are no identifier (an unknown id, a prefix) keep the kit's name
+for them; anything else the layer shows is named ``unnamed1``, ``unnamed2``,
+… in order of first sight.  Ancestry metadata (``evolved_from``, ``merged_from``, ``split_from``)
 is renamed too, so that L2 compares it with the edges; a list of parents is
 read as the set L2 reads it, sorted by canonical name (in the layer's own
 order it would follow the identifiers the layer chose).
