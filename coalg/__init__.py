@@ -29,6 +29,8 @@ package                   what it holds (paper sections)
                           collisions, tenants (§6)
 :mod:`coalg.contextfs`    the released ContextFS 0.2.35 driven offline, its
                           runtime observations, the read-only audit
+:mod:`coalg.conformance`  the laws as a conformance kit for any memory layer
+                          (``coalg conform``)
 :mod:`coalg.open_problems`  the six open problems as executable proposals (§9)
 :mod:`coalg.paper`        the registry of numbered items: verdicts, the
                           witnesses, the traceability table
