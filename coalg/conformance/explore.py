@@ -25,7 +25,7 @@ Allocations are the law search's (:func:`coalg.laws.allocate`): the first
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..laws import Node, Seed, Start, Transition, allocate
 from ..model import (
@@ -105,17 +105,19 @@ def rename_letter(a: Letter, f: Callable[[Id], Id]) -> Letter:
     return letter_from_json(d)
 
 
-def rerun(realisation: Realisation, st: Start, word: Sequence[Letter | Call]) -> Iterator[Transition]:
+def rerun(realisation: Realisation, st: Start, word: Sequence[Letter | Call],
+          planned: Iterable[Id] = ()) -> Iterator[Transition]:
     """The transitions of ``word`` run from ``st`` with fresh allocations.
 
     Given calls (a word run before, perhaps with calls left out), each later
     call is renamed to name the records the kept calls create now; a record
-    that a left-out call created is named ``<id>-gone``, which names nothing.
+    that a left-out call created (one of ``planned``, the identifiers the whole
+    word allocated) is named ``<id>-gone``, which names nothing.
     """
     s, derived = st.store, st.derived
     calls: tuple[Call, ...] = ()
     now: dict[Id, Id] = {}
-    planned = {j for x in word if isinstance(x, Call) for j in x.allocation.ids}
+    planned = {*planned, *(j for x in word if isinstance(x, Call) for j in x.allocation.ids)}
 
     def renamed(i: Id) -> Id:
         return now.get(i, f"{i}-gone" if i in planned and i not in st.store.records else i)
@@ -138,9 +140,10 @@ def shrink(realisation: Realisation, t: Transition, fails: Callable[[Transition]
     while improved:
         improved = False
         word = list(best.word)
+        planned = {j for c in word for j in c.allocation.ids}
         for k in range(len(word)):
             trial = word[:k] + word[k + 1:]
-            for u in rerun(realisation, t.start, trial):
+            for u in rerun(realisation, t.start, trial, planned):
                 if fails(u):
                     best, improved = u, True
                     break

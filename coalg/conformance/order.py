@@ -186,14 +186,15 @@ def _shrink_reorder(bb: BlackBox, st: Start, letters: list[Letter]) -> dict[str,
     return found
 
 
-def _probe(spec: str, words: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+def _probe(spec: str, words: list[list[dict[str, Any]]], planned: list[Id]) -> list[dict[str, Any]]:
     factory = load_factory(spec)
     bb = BlackBox(factory, inspect_layer(factory), spec)
     st = start(bb.fresh)
     out = []
     for w in words:
-        ts = list(rerun(bb.realisation, st, [call_from_json(c) for c in w]))
-        out.append(observe([t.output for t in ts], ts[-1].after if ts else st.store))
+        ts = list(rerun(bb.realisation, st, [call_from_json(c) for c in w], planned))
+        out.append({"calls": [call_to_json(t.call) for t in ts],
+                    **observe([t.output for t in ts], ts[-1].after if ts else st.store)})
     bb.release()
     return out
 
@@ -204,7 +205,7 @@ def child(request: str, answer: str) -> None:
     if req["mode"] == "observe":
         got: Any = _observe_all(req["spec"], req)
     else:
-        got = _probe(req["spec"], req["words"])
+        got = _probe(req["spec"], req["words"], req.get("planned", []))
     FilePath(answer).write_text(json.dumps(got), encoding="utf-8")
 
 
@@ -232,13 +233,14 @@ def _run_children(request: dict[str, Any]) -> list[Any]:
             return list(pool.map(one, HASHSEEDS))
 
 
-def probe(spec: str, words: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+def probe(spec: str, words: list[list[dict[str, Any]]], planned: Sequence[Id] = ()) -> list[list[dict[str, Any]]]:
     """Each word (calls as JSON) run once in each child: ``[observations under seed 0, under seed 1]``.
 
     A word with calls left out is run with the later calls renamed to name the
-    same records (:func:`~coalg.conformance.explore.rerun`).
+    same records, ``planned`` being the identifiers of the word it was cut
+    from (:func:`~coalg.conformance.explore.rerun`).
     """
-    return _run_children({"mode": "probe", "spec": spec, "words": words})
+    return _run_children({"mode": "probe", "spec": spec, "words": words, "planned": list(planned)})
 
 
 @dataclass(frozen=True)
@@ -250,17 +252,22 @@ class OrderFindings:
     reorder: dict[str, Any] | None
 
 
+def _seen(obs: dict[str, Any]) -> dict[str, Any]:
+    """What a run showed, without the calls it made."""
+    return {"outputs": obs["outputs"], "after": obs["after"]}
+
+
 def _hash_witness(spec: str, word: list[dict[str, Any]], walk: bool) -> dict[str, Any]:
     labels = [f"PYTHONHASHSEED={h}" for h in HASHSEEDS]
-    obs = [o[0] for o in probe(spec, [word])]
+    obs = [_seen(o[0]) for o in probe(spec, [word])]
     how = "breadth first: no shorter word differs"
     while walk:
         cands = [word[:k] + word[k + 1:] for k in range(len(word))]
-        got = probe(spec, cands)
-        keep = [k for k in range(len(cands)) if got[0][k] != got[1][k]]
+        got = probe(spec, cands, [j for c in word for j in c["allocation"]["ids"]])
+        keep = [k for k in range(len(cands)) if _seen(got[0][k]) != _seen(got[1][k])]
         if not keep:
             break
-        word, obs = cands[keep[0]], [got[0][keep[0]], got[1][keep[0]]]
+        word, obs = got[0][keep[0]]["calls"], [_seen(got[0][keep[0]]), _seen(got[1][keep[0]])]
         how = "found on a seeded random walk, then shrunk greedily: no single call can be removed"
     text, data = difference(obs[0], obs[1], labels[0], labels[1])
     if not data:
