@@ -23,8 +23,7 @@ case; such cases are counted per clause in :attr:`Judge.skipped`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..laws import Transition, get_clause, show_call
@@ -33,13 +32,10 @@ from .alphabet import alphabet
 from .blackbox import BlackBox, Path, Unconstructible
 from .explore import levels, shrink, start, walks
 
-__all__ = ["KIT_CHECKS", "STEP_KEYS", "Finding", "Judge", "Problem", "alphabet_of"]
+__all__ = ["STEP_KEYS", "Finding", "Judge", "Problem", "alphabet_of"]
 
 STEP_KEYS = ("L1", "L2", "L3", "L4i", "L4ii", "L7", "S1", "S2", "S3", "S4")
 """The clauses judged one transition at a time by the law search's predicates."""
-
-KIT_CHECKS = ("refusal", "prefix")
-"""The kit's own checks: refusals that changed the store (L1/S1), ambiguous prefixes (L5)."""
 
 MINIMAL = "breadth first from a fresh layer: no shorter word violates the clause"
 
@@ -69,9 +65,6 @@ class Finding:
     other: tuple[Path, Call] | None = None
 
 
-Check = Callable[[Transition], tuple[int, Problem | None, tuple[Path, Call] | None]]
-
-
 def _store_diff(before: Store, after: Store) -> dict[str, Any]:
     return {
         "lost_records": sorted(before.dom() - after.dom()),
@@ -91,6 +84,7 @@ class Judge:
         self.skipped = {k: 0 for k in (*STEP_KEYS, "L5")}
         self.found: dict[str, Finding] = {}
         self.transitions = 0
+        self._alph = "fragment"
 
     # -- the checks -------------------------------------------------------------------
     def _predicate(self, key: str, t: Transition) -> tuple[int, Problem | None, tuple[Path, Call] | None]:
@@ -227,10 +221,3 @@ class Judge:
                 self._judge(t, keys, how, w)
                 if all(k in self.found for k in keys):
                     break
-
-    _alph = "fragment"
-
-
-def with_explanation(p: Problem, text: str) -> Problem:
-    """``p`` with another sentence."""
-    return replace(p, explanation=text)

@@ -11,6 +11,7 @@ ids["id0002"] = m.evolve(ids["id0001"][:-1], 'v2')
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -206,8 +207,15 @@ def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 2
             walk_length: int = WALK_LENGTH, orders: bool = True) -> dict[str, Any]:
     """Explore a memory layer and judge every clause of Table 2 (see :mod:`coalg.conformance`).
 
-    ``factory`` is a factory or its ``MODULE:ATTR``; ``orders=False`` leaves out
-    the runs in child interpreters (L5 is then judged on prefixes only).
+    ``factory`` is a factory or its ``MODULE:ATTR``.  Every word of up to
+    ``length`` calls from a fresh layer is judged, then ``walks`` seeded walks
+    of ``walk_length`` calls (:mod:`~coalg.conformance.judge`); L6 searches the
+    recording histories of up to ``min(length, 3)`` calls and ``walks`` random
+    ones (its histories double with each call); L5 runs the exploration again
+    in two child interpreters (:mod:`~coalg.conformance.order`), which
+    ``orders=False`` leaves out (L5 is then judged on prefixes only).  Raises
+    :class:`~coalg.conformance.protocol.BadLayer` when the layer cannot be
+    checked.
     """
     spec = factory if isinstance(factory, str) else factory_spec(factory)
     make = load_factory(factory) if isinstance(factory, str) else factory
@@ -226,7 +234,11 @@ def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 2
     clauses = _step_entries(judge, bb, spec)
     l6 = get_clause("L6")
     assert l6.search is not None
-    v6 = l6.search(bb.realisation, max(1, min(length, 3)), walks, seed)
+    try:  # recording histories: their number doubles with each call, so at most three calls exhaustively
+        v6 = l6.search(bb.realisation, max(1, min(length, 3)), walks, seed)
+    except Nondeterministic as e:
+        bb.release()
+        return _nondeterministic(report, e, spec, caps)
     clauses["L6"] = _l6_entry(v6.holds, v6.explored, v6.summary, v6.witness, caps, spec)
     order, why_not = None, ""
     if not orders:
@@ -237,7 +249,7 @@ def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 2
     else:
         try:
             order = across_interpreters(spec, length, walks, walk_length, seed)
-        except (RuntimeError, OSError, ValueError) as err:
+        except (RuntimeError, OSError, ValueError, subprocess.SubprocessError) as err:
             why_not = str(err)
     clauses["L5"] = _l5_entry(judge, bb, spec, caps, order, why_not)
     bb.release()
