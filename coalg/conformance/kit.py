@@ -15,6 +15,8 @@ import subprocess
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..bitemporal import History, theorem_5_27
+from ..errors import CoalgError
 from ..laws import get_clause
 from ..model import (
     Allocation,
@@ -30,7 +32,7 @@ from ..model import (
     output_to_json,
     store_to_json,
 )
-from .blackbox import BlackBox, Nondeterministic
+from .blackbox import BlackBox, Nondeterministic, Unconstructible
 from .compare import difference
 from .detect import inspect_layer
 from .judge import STEP_KEYS, Finding, Judge
@@ -164,11 +166,22 @@ def _l5_entry(judge: Judge, bb: BlackBox, spec: str | None, caps: Capabilities, 
     return clause_entry("L5", True, n, text + (f"; {prefix}" if prefix else ""), None, judge.skipped["L5"])
 
 
-def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, caps: Capabilities,
+def _theorem_5_27(w: dict[str, Any], bb: BlackBox) -> dict[str, Any] | None:
+    """Theorem 5.27's proof run on the layer for the witness's pair of histories (``None`` if it cannot be)."""
+    letters = [call_from_json(c).letter for c in w["word"]]
+    try:
+        h, h2 = (History.of(*((a, x["tt"], x["vt"]) for a, x in zip(letters, w[key]))) for key in ("h", "h_prime"))
+        return theorem_5_27(h, h2, realisation=bb.realisation).to_json()
+    except (CoalgError, Unconstructible):
+        return None
+
+
+def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackBox,
               spec: str | None) -> dict[str, Any]:
     if holds:
         return clause_entry("L6", True, explored, summary.split(": ", 1)[-1])
     w = dict(witness)
+    caps = bb.caps
     vt = caps.has("valid_time")
     runs = []
     for key, name in (("h", "history h"), ("h_prime", "history h′, the same calls at other valid times")):
@@ -180,6 +193,11 @@ def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, caps: Capa
     if not vt:
         why += (" The layer has no valid_time capability: a valid time cannot reach it, so it fails L6 as "
                 "ContextFS does (Theorem 5.27).")
+        proof = _theorem_5_27(w, bb)
+        if proof is not None:
+            w["theorem_5_27"] = proof
+            why += (" The theorem's proof, run on this layer with these two histories, is in the witness; its "
+                    f"steps {'all check out' if proof['conclusion'] else 'do not all check out'}.")
     w["explanation"] = why
     return clause_entry("L6", False, explored, why, w)
 
@@ -239,7 +257,7 @@ def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 2
     except Nondeterministic as e:
         bb.release()
         return _nondeterministic(report, e, spec, caps)
-    clauses["L6"] = _l6_entry(v6.holds, v6.explored, v6.summary, v6.witness, caps, spec)
+    clauses["L6"] = _l6_entry(v6.holds, v6.explored, v6.summary, v6.witness, bb, spec)
     order, why_not = None, ""
     if not orders:
         why_not = "the runs in child interpreters were not asked for"

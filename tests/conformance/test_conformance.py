@@ -118,6 +118,8 @@ def test_the_contextfs_model_through_the_protocol_gives_table_2():
     table = law_table(CONTEXTFS)["clauses"]
     assert {k: e["holds"] for k, e in report["clauses"].items()} == {k: table[k]["holds"] for k in CLAUSES}
     assert report["clauses"]["L5"]["witness"]["kind"] == "ambiguous prefix"
+    proof = report["clauses"]["L6"]["witness"]["theorem_5_27"]  # no valid_time: Theorem 5.27, run on the layer
+    assert proof["conclusion"] is True and proof["steps"][-1]["title"] == "Hence L6 fails"
 
 
 def test_the_repaired_realisation_through_the_protocol_holds_everywhere():
