@@ -1,4 +1,4 @@
-"""The ``coalg`` command line: ``bisim``, ``laws``, ``witness``, ``audit``, ``differential``.
+"""The ``coalg`` command line: ``bisim``, ``laws``, ``witness``, ``audit``, ``differential``, ``conform``.
 
 ======================================  ==================================
 the parser, the subcommands' wiring     :mod:`~coalg.cli.app`
@@ -8,6 +8,7 @@ what every subcommand shares            :mod:`~coalg.cli.common`
 ``coalg witness`` (numbered items)      :mod:`~coalg.cli.witness`
 ``coalg audit`` (ContextFS databases)   :mod:`~coalg.cli.audit`
 ``coalg differential`` (model vs. pkg)  :mod:`~coalg.cli.differential`
+``coalg conform`` (your memory layer)   :mod:`~coalg.cli.conform`
 ======================================  ==================================
 """
 
