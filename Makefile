@@ -31,7 +31,7 @@ lab: setup
 
 # Voila needs no --allow-root. JUPYTER_PATH adds tools/jupyter/voila/templates/coalg: Voila's lab
 # template without the Font Awesome stylesheets it would fetch from cdn.jsdelivr.net, so nothing
-# leaves 127.0.0.1 (tests/test_explorers_browser.py checks this).
+# leaves 127.0.0.1 (tests/widgets/test_explorers_browser.py checks this).
 explorers: setup
 	JUPYTER_PATH=$(CURDIR)/tools/jupyter $(VENV)/bin/voila notebooks/ --no-browser \
 	  --Voila.ip=127.0.0.1 --port=$(EXPLORERS_PORT) --template=coalg

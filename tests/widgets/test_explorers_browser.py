@@ -29,7 +29,7 @@ import pytest
 
 pytestmark = pytest.mark.book
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "explore-playground.ipynb"
 START_TIMEOUT_S = 90
 KERNEL_TIMEOUT_MS = 90_000
