@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .edges import edge_family
     from .labels import place_labels
     from .layout import store_layout, unfolding_extent, unfolding_layout
-    from .plane import derivation_kind, plot_bitemporal_plane
+    from .plane import derivation_kind, plane_limits, plot_bitemporal_plane
     from .store import plot_store
     from .style import (
         ADDED,
@@ -48,4 +48,4 @@ if TYPE_CHECKING:
         new_axes,
         text_size,
     )
-    from .unfolding import plot_unfolding, plot_unfoldings, unfolding_diff
+    from .unfolding import plot_unfolding, plot_unfoldings, unfolding_diff, unfolding_figsize

@@ -272,7 +272,10 @@ class Explorer:
             ui["style"] = w.HTML()
             ui["root"] = w.VBox([ui["style"], ui["root"]])
             ui["root"].add_class("coalg-explorer")
+            ui["root"].add_class(f"coalg-{self.KIND}")
+            ui["message"].add_class("coalg-message")
             self._refresh()
+            self._unlock()  # controls that have nothing to do yet (undo before any step) start disabled
         return self._ui["root"]
 
     def _build(self, ui: dict[str, Any]) -> None:  # pragma: no cover - every explorer has its own

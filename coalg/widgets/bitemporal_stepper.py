@@ -124,7 +124,7 @@ class BitemporalStepper(Stepper):
         so the axes never move while the reader steps, switches or queries."""
         stores = [recording(x, get_realisation(n)).final for x in (self.h, self.h_prime)
                   for n in ("contextfs", "repaired")]
-        self.limits = plane_limits(stores, mode=self.mode, times=self.slider_range)
+        self.limits = plane_limits(stores, mode=self.mode, times=self.slider_range)  # type: ignore[arg-type]
 
     # ----------------------------------------------------------------- state
     @property
@@ -285,7 +285,7 @@ class BitemporalStepper(Stepper):
                                   readout=False, continuous_update=False, tooltip=tip, style=wide())
             self._observe(ui[key], lambda _v: self.query(ui["tt"].value, ui["tv"].value))
         ui["query"] = w.HTML()
-        moves = [self._button(ui, "first", "⏮ first step", self.first, tooltip="Back to step 1 of the proof."),
+        moves = [self._button(ui, "first", "« first step", self.first, tooltip="Back to step 1 of the proof."),
                  self._button(ui, "back", "◀ back", self.back, tooltip="One step back."),
                  self._button(ui, "next", "next ▶", self.next, style="info", tooltip="One step on.")]
         ui["root"] = w.VBox([w.HBox([ui["realisation"], self._size_control(ui)], layout=w.Layout(flex_flow="row wrap")),

@@ -232,6 +232,7 @@ class MergeLab(Explorer):
         for key in ("ids", "reverse", "first", "descending", "realisation"):
             self._observe(ui[key], lambda _v: self._apply(ui))
         ui["result"] = w.HTML()
+        ui["result"].add_class("coalg-result")
         ui["figure"] = figure_image()
         reset = self._button(ui, "reset", "reset", self.reset, tooltip="Back to the records, θ and realisation "
                                                                        "the lab started with.")

@@ -56,7 +56,7 @@ def result_html(r: dict[str, Any] | None, store: Store, message: str) -> str:
                           f"<b>{esc(r['namespace'])}</b> (the first argument's), content "
                           f"“{esc(short(r['content'], 120))}”")],
     ]
-    by = "; ".join(f"{esc(k)} → <b>{esc(v)}</b>" for k, v in r["type_by_theta"].items())
+    by = "; ".join(f"{esc(k.removeprefix('θ: '))} → <b>{esc(v)}</b>" for k, v in r["type_by_theta"].items())
     if len(tied) > 1:
         reached = r["types_reached"]
         if contextfs:

@@ -107,6 +107,7 @@ def build(pg: DerivationPlayground, ui: dict[str, Any]) -> None:
     ui["laws"] = w.HTML()
     ui["laws"].add_class("coalg-laws")
     ui["word"] = w.HTML()
+    ui["word"].add_class("coalg-word")
     ui["theta"] = w.HTML()
     ui["root"] = w.VBox([
         w.HBox([ui["preset"], ui["realisation"], pg._size_control(ui)], layout=w.Layout(flex_flow="row wrap")),

@@ -247,7 +247,7 @@ class RefinementStepper(Stepper):
         self._observe(ui["pair"], self.compare)
         ui["pair_figure"] = figure_image()
         ui["verdict"] = w.HTML()
-        moves = [self._button(ui, "first", "⏮ round 0", lambda: self.set_round(0), tooltip="Back to round 0."),
+        moves = [self._button(ui, "first", "« round 0", lambda: self.set_round(0), tooltip="Back to round 0."),
                  self._button(ui, "back", "◀ round", self.previous_round, tooltip="One round back."),
                  self._button(ui, "next", "round ▶", self.next_round, style="info",
                               tooltip="Refine once more: split blocks by where their edges lead.")]

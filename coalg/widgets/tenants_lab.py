@@ -244,7 +244,7 @@ class TenantsLab(Explorer):
     def report_html(self) -> str:
         """Each interference found (6.3 prefix recall, 6.4 acquired edges) and whether ⊕ is defined."""
         if not self.built:
-            return f"<i>No tenants: {esc(self.message)}</i>"
+            return "<i>No tenants are shown: the values above cannot be built (the message says why).</i>"
         rows = []
         for p, (ka, ia), (kb, ib) in self.report.prefix_collisions:
             union = self._recall(p)["union"]
@@ -297,6 +297,7 @@ class TenantsLab(Explorer):
                            tooltip="Drop every edge that mentions another tenant's record (Proposition 6.6).")
         reset = self._button(ui, "reset", "reset", self.reset, tooltip="Back to the values the lab started with.")
         ui["report"] = w.HTML()
+        ui["report"].add_class("coalg-report")
         ui["figure"] = figure_image()
         ui["root"] = w.VBox([
             w.HBox([ui["n"], ui["records_per_tenant"], ui["seed"], self._size_control(ui)],
