@@ -15,7 +15,6 @@ same graph always gets the same labels.  Pure geometry: no matplotlib.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -152,21 +151,31 @@ def place_labels(
     out: list[Placement] = []
     own = list(orders) + [None] * (len(anchors) - len(orders))
     more = list(alternates) + [()] * (len(anchors) - len(alternates))
+    lines = [(p, q, (min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1]))) for p, q in segments]
     for first, size, g, mine, others in zip(anchors, sizes, gaps, own, more):
+        tried = sorted(
+            ((0.01 * rank + 5.0 * shift + 8.0 * (far > 1), far, a, where)
+             for far in (1.0, 2.2) for shift, a in enumerate([first, *others])
+             for rank, where in enumerate(mine or order)), key=lambda t: t[0])
         best: tuple[float, Placement] | None = None
-        candidates = itertools.product((1.0, 2.2), enumerate([first, *others]), enumerate(mine or order))
-        for far, (shift, a), (rank, where) in candidates:
+        for base, far, a, where in tried:
+            if best is not None and base >= best[0]:
+                break  # every later position costs at least this much: the best stays
             ux, uy, ha, va = POSITIONS[where]
             dx, dy = ux * g * far, uy * g * far
             b = box_of(a, size, dx, dy, ha, va)
-            cost = 0.01 * rank + 5.0 * shift + 8.0 * (far > 1)
+            cost = base + 10.0 * _outside(b, bounds)
             cost += sum(1000.0 + _overlap(b, t) for t in taken if _overlap(b, t) > 0)
             cost += sum(400.0 for c, r in discs if _disc_hits(c, r, b))
+            if best is not None and cost >= best[0]:
+                continue
             near = _distance(first, b)  # a label nearer another node than its own would be read as that node's
             cost += sum(60.0 for c, _r in discs if c != first and _distance(c, b) < near + 2.0)
-            crossed = [_clip_length(p, q, b) for p, q in segments]
-            cost += sum(20.0 + 2.0 * x for x in crossed if x > 0)
-            cost += 10.0 * _outside(b, bounds)
+            for p, q, box in lines:
+                if _overlap(box, b) > 0 or box[0] == box[2] or box[1] == box[3]:
+                    x = _clip_length(p, q, b)
+                    if x > 0:
+                        cost += 20.0 + 2.0 * x
             if best is None or cost < best[0]:
                 best = (cost, Placement(where, dx, dy, ha, va, b, a))
         assert best is not None

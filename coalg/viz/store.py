@@ -31,6 +31,7 @@ from .style import (
     fit_limits,
     graph_figsize,
     new_axes,
+    offset_text,
     text_size,
 )
 
@@ -107,7 +108,7 @@ def plot_store(
     labels: Any = "id",
     show_dangling: bool = True,
     descendants: bool = False,
-    legend: bool = True,
+    legend: bool | str = True,
     ghosts: Store | None = None,
     highlight_label: str = "highlighted",
 ) -> Axes:
@@ -138,6 +139,8 @@ def plot_store(
     * ``labels``: ``"id"``, ``"content"``, ``"both"``, ``None`` or a function of
       the identifier; each label is placed beside its node where it covers no
       edge, node or other label if such a place exists.
+    * ``legend``: on the right of the axes (``True``), below them (``"below"``,
+      in rows of three), or none (``False``).
 
     Axes contents, for tests: one ``Line2D`` per node (label ``"_node <id>"``,
     ghosts ``"_ghost <id>"``), one patch per drawn edge (``"_edge <edge>"``),
@@ -229,12 +232,12 @@ def plot_store(
                           gap=[t[4] for t in texts], segments=segments, discs=discs, bounds=label_bounds(ax, w, h),
                           alternates=[[] for _ in range(len(texts) - len(edge_labels))] + [m for *_x, m in edge_labels])
     for (_a, _p, text, look, _g), p in zip(texts, places):
-        ax.annotate(text, to_data(p.anchor), xytext=(p.dx, p.dy), textcoords="offset points", ha=p.ha, va=p.va,
-                    zorder=4, **look)
+        offset_text(ax, to_data(p.anchor), text, p.dx, p.dy, ha=p.ha, va=p.va, zorder=4, **look)
 
     if legend:
         _store_legend(ax, colours, drawn, show_dangling and bool(shown.dangling() - gone),
-                      highlight_label if (hi_ids & nodes or hi_edges & drawn_set) else "", bool(gone))
+                      highlight_label if (hi_ids & nodes or hi_edges & drawn_set) else "", bool(gone),
+                      below=legend == "below", height=h)
     return ax
 
 
@@ -247,7 +250,7 @@ def _frame_graph(ax: Axes, pos: Sequence[tuple[float, float]], *, xlabel: str) -
 
 
 def _store_legend(ax: Axes, colours: dict[str, str], drawn: Sequence[Edge], dangling: bool,
-                  highlighted: str, ghosts: bool) -> None:
+                  highlighted: str, ghosts: bool, *, below: bool = False, height: float = 200.0) -> None:
     from matplotlib.lines import Line2D
 
     def dot(face: str, edge: str, label: str, width: float = 0.8, size: float = 8) -> Any:
@@ -269,7 +272,10 @@ def _store_legend(ax: Axes, colours: dict[str, str], drawn: Sequence[Edge], dang
     ):
         if fam in families:
             handles.append(Line2D([], [], color=colour, linestyle=style, linewidth=1.3, label=text))  # type: ignore[arg-type]
-    if handles:
+    if handles and below:  # under the axis label: 38 points below the axes
+        ax.legend(handles=handles, fontsize=NOTE_SIZE, loc="upper center", ncol=3,
+                  bbox_to_anchor=(0.5, -38 / height), frameon=False, borderaxespad=0.0, columnspacing=1.2)
+    elif handles:
         ax.legend(handles=handles, fontsize=NOTE_SIZE, loc="upper left",
                   bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0.0)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -39,6 +39,7 @@ __all__ = [
     "fit_limits",
     "graph_figsize",
     "new_axes",
+    "offset_text",
     "panel_title",
     "text_size",
 ]
@@ -167,6 +168,17 @@ def text_size(text: str, size: float) -> tuple[float, float]:
     lines = text.split("\n") or [""]
     width = max(text_to_path.get_text_width_height_descent(line, prop, ismath=False)[0] for line in lines)
     return width, size * (1.2 * len(lines) - 0.2) * 1.1
+
+
+def offset_text(ax: Axes, xy: tuple[float, float], text: str, dx: float, dy: float, **style: Any) -> Any:
+    """``text`` at ``dx, dy`` points from the data point ``xy`` (a plain text: cheaper to draw than an
+    annotation, and it stays beside its point whatever the figure's size)."""
+    from matplotlib.transforms import ScaledTranslation
+
+    fig = ax.get_figure(root=True)
+    assert fig is not None
+    shift = ScaledTranslation(dx / 72, dy / 72, fig.dpi_scale_trans)
+    return ax.text(xy[0], xy[1], text, transform=ax.transData + shift, **style)
 
 
 def panel_title(ax: Axes, text: str) -> None:

@@ -29,6 +29,7 @@ from .style import (
     finish_axes,
     fit_limits,
     new_axes,
+    offset_text,
     panel_title,
     text_size,
 )
@@ -175,13 +176,12 @@ def plot_unfolding(
     for (anchor, (first, second), colour, weight), q, a in zip(node_labels, places, anchors):
         x = {"left": q.box[0], "right": q.box[2], "center": (q.box[0] + q.box[2]) / 2}[q.ha] - a[0]
         top = q.box[3] - a[1]
-        ax.annotate(first, anchor, xytext=(x, top), textcoords="offset points", ha=q.ha, va="top",
-                    fontsize=LABEL_SIZE, color=colour, fontweight=weight, zorder=4)
-        ax.annotate(second, anchor, xytext=(x, top - text_size(first, LABEL_SIZE)[1]), textcoords="offset points",
-                    ha=q.ha, va="top", fontsize=NOTE_SIZE, color=colour, zorder=4)
+        offset_text(ax, anchor, first, x, top, ha=q.ha, va="top", fontsize=LABEL_SIZE, color=colour,
+                    fontweight=weight, zorder=4)
+        offset_text(ax, anchor, second, x, top - text_size(first, LABEL_SIZE)[1], ha=q.ha, va="top",
+                    fontsize=NOTE_SIZE, color=colour, zorder=4)
     for (anchor, text, colour, _o), q in zip(edge_labels, places[len(node_labels):]):
-        ax.annotate(text, anchor, xytext=(q.dx, q.dy), textcoords="offset points", ha=q.ha, va=q.va,
-                    fontsize=NOTE_SIZE, color=colour, zorder=2)
+        offset_text(ax, anchor, text, q.dx, q.dy, ha=q.ha, va=q.va, fontsize=NOTE_SIZE, color=colour, zorder=2)
     ys = sorted({round(q[1]) for q in pos} or {0})
     ax.set_xticks([])
     ax.set_yticks(ys)

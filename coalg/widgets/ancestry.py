@@ -44,7 +44,7 @@ from .allocation import next_allocation
 from .base import Explorer, action
 from .controls import figure_image, ipywidgets, preset_picker, wide
 from .fields import Fields
-from .figures import render
+from .figures import MAX_WIDTH, canvas, render
 from .session import SessionError
 from .text import esc, output_text, short
 
@@ -268,23 +268,29 @@ class AncestryExplorer(Explorer):
 
     # ----------------------------------------------------------------- views
     def figure_svg(self) -> bytes:
-        """The four unfoldings: ancestry above, descendants below; before on the left, after on the right."""
+        """The four unfoldings: ancestry above, descendants below; before on the left, after on the right.
+        When two trees side by side do not fit the screen at this scale, the four go one under the other."""
         u = self.unfoldings()
         sizes = {k: unfolding_figsize(x) for k, x in u.items()}
         left = max(sizes["ancestry_before"][0], sizes["descendants_before"][0])
         right = max(sizes["ancestry_after"][0], sizes["descendants_after"][0])
-        height = max(sizes["ancestry_before"][1], sizes["ancestry_after"][1]) + max(
-            sizes["descendants_before"][1], sizes["descendants_after"][1])
+        i = self.focus
+        titles = {"ancestry_before": f"ancestry of {i}, before", "ancestry_after": f"ancestry of {i}, after",
+                  "descendants_before": f"descendants of {i}, before", "descendants_after": f"descendants of {i}, after"}
 
-        def draw(axes: list[Any]) -> None:
-            i = self.focus
+        def draw(axes: list[Any]) -> None:  # a 2×2 grid, or one column: before, after, before, after
             plot_unfoldings(u["ancestry_before"], u["ancestry_after"], axes=axes[0:2],
-                            title_left=f"ancestry of {i}, before", title_right=f"ancestry of {i}, after")
+                            title_left=titles["ancestry_before"], title_right=titles["ancestry_after"])
             plot_unfoldings(u["descendants_before"], u["descendants_after"], axes=axes[2:4],
-                            title_left=f"descendants of {i}, before", title_right=f"descendants of {i}, after")
+                            title_left=titles["descendants_before"], title_right=titles["descendants_after"])
 
-        return render(draw, (left + right + 0.4, height + 0.6), ncols=2, nrows=2, scale=self.scale,
-                      width_ratios=(left, right), bottom=0.2, top=0.4, left=0.55)
+        if left + right + 0.4 <= canvas((MAX_WIDTH, 1.0), self.scale)[0]:
+            height = max(sizes["ancestry_before"][1], sizes["ancestry_after"][1]) + max(
+                sizes["descendants_before"][1], sizes["descendants_after"][1])
+            return render(draw, (left + right + 0.4, height + 0.6), ncols=2, nrows=2, scale=self.scale,
+                          width_ratios=(left, right), bottom=0.2, top=0.4, left=0.55)
+        return render(draw, (max(left, right) + 0.2, sum(h for _w, h in sizes.values()) + 0.8), ncols=1, nrows=4,
+                      scale=self.scale, bottom=0.2, top=0.4, left=0.55)
 
     def _build(self, ui: dict[str, Any]) -> None:
         w = ipywidgets()

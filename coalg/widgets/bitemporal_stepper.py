@@ -294,11 +294,16 @@ class BitemporalStepper(Stepper):
                              w.HBox([ui["tt"], ui["tv"], ui["query"]], layout=w.Layout(flex_flow="row wrap")),
                              ui["planes"], self._session_bar(ui)])
 
-    def _draw(self, ui: dict[str, Any], proof: bool = True) -> None:
+    def _show_position(self) -> None:
+        self._refresh(planes=False)  # the planes show the final stores: a step does not change them
+
+    def _draw(self, ui: dict[str, Any], proof: bool = True, planes: bool = True) -> None:
         if proof:
             ui["realisation"].value = self.realisation.name
             ui["step"].value = self.step_html()
             ui["stores"].value = self.stores_svg()
+        if not planes:
+            return
         lo, hi = self.slider_range
         for key in ("tt", "tv"):
             ui[key].min, ui[key].max = min(lo, getattr(self, key)), max(hi, getattr(self, key))

@@ -5,11 +5,15 @@ faster to produce than a raster, and the same bytes on every run.  A figure is
 rendered at construction, so a page that embeds the widget state statically
 (the web book) shows a meaningful picture.
 
-A figure of ``figsize`` inches is shown ``figsize × 96`` CSS pixels large at
-every ``scale``: at ``scale`` 1.6 it is drawn on a canvas 1.6 times smaller and
-shown 1.6 times larger, so its text, markers and lines are 1.6 times larger on
-screen while it keeps its width.  Node labels are :data:`coalg.viz.LABEL_SIZE`
-points, 14.7 CSS pixels at ``scale`` 1: the size of body text.
+A figure asked for at ``figsize`` inches is drawn on a canvas of that size and
+shown at 96 CSS pixels an inch — at ``scale`` 1.  At a larger ``scale`` (a
+projector) everything on it is shown ``scale`` times larger: text, markers and
+lines.  The figure then takes more of the screen's width, up to
+:data:`MAX_WIDTH`, so its canvas is ``min(width × scale, MAX_WIDTH) / scale``
+inches wide; its canvas keeps its height (rows of nodes keep their spacing) and
+is shown ``scale`` times taller.  Node labels are :data:`coalg.viz.LABEL_SIZE`
+points: 14.7 CSS pixels at ``scale`` 1, the size of body text, and ``scale``
+times that on a projector.
 """
 
 from __future__ import annotations
@@ -20,14 +24,23 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..model import Store
-from ..viz import FONT_SIZE, graph_figsize, plot_store, store_layout
+from ..viz import FONT_SIZE, NOTE_SIZE, graph_figsize, plot_store, store_layout, text_size
 
-__all__ = ["MAX_WIDTH", "name_panel", "render", "shown_size", "store_height", "store_svg"]
+__all__ = ["MAX_WIDTH", "canvas", "name_panel", "render", "shown_size", "store_height", "store_svg"]
 
 MAX_WIDTH = 9.6
 """The widest figure, in inches at 96 CSS pixels each: 922 px fit a 1024-pixel screen unscaled."""
 
 _SIZE = re.compile(rb'<svg([^>]*?) width="([0-9.]+)pt" height="([0-9.]+)pt"')
+
+
+def canvas(figsize: tuple[float, float], scale: float) -> tuple[float, float]:
+    """The size (inches) a figure asked for at ``figsize`` is drawn at, at ``scale`` (see above).
+
+    >>> canvas((7.5, 3.0), 1.0), canvas((7.5, 3.0), 2.0)
+    ((7.5, 3.0), (4.8, 3.0))
+    """
+    return min(figsize[0] * scale, MAX_WIDTH) / scale, figsize[1]
 
 
 def render(draw: Callable[[Any], Any], figsize: tuple[float, float], *, scale: float = 1.0,
@@ -36,21 +49,21 @@ def render(draw: Callable[[Any], Any], figsize: tuple[float, float], *, scale: f
     """Draw with ``draw(axes)`` on a new figure (no pyplot state) and return SVG bytes.
 
     ``axes`` is one ``Axes`` for a 1×1 grid, else the flat list.  Margins are
-    fixed, in inches of the drawing (so they grow with the text at a larger
-    ``scale``): ``left`` for tick labels, ``bottom`` for the axis label,
-    ``legend`` on the right for a legend outside the axes.
+    fixed, in inches of the canvas (so they grow with the text at a larger
+    ``scale``): ``left`` for tick labels, ``bottom`` for the axis label (and a
+    legend below it), ``legend`` on the right for a legend outside the axes.
     """
     import matplotlib
     from matplotlib.figure import Figure
 
-    w, h = min(figsize[0], MAX_WIDTH) / scale, figsize[1] / scale
+    w, h = canvas(figsize, scale)
     fig = Figure(figsize=(w, h))
     grid = fig.subplots(nrows, ncols, squeeze=False,
                         gridspec_kw=None if width_ratios is None else {"width_ratios": list(width_ratios)})
     axes = [ax for row in grid for ax in row]
     right = max(0.35, 1 - (legend + 0.15) / w)
-    fig.subplots_adjust(left=min(left / w, right - 0.1), right=right, bottom=min(0.4, bottom / h),
-                        top=max(0.6, 1 - top / h), wspace=wspace, hspace=(bottom + top) / (h / nrows))
+    fig.subplots_adjust(left=min(left / w, right - 0.1), right=right, bottom=min(0.5, bottom / h),
+                        top=max(0.55, 1 - top / h), wspace=wspace, hspace=(bottom + top) / (h / nrows))
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "coalg"}):
         draw(axes[0] if len(axes) == 1 else axes)
         buf = io.BytesIO()
@@ -75,10 +88,17 @@ def store_height(store: Store) -> float:
 
 def store_svg(store: Store, *, highlight: Iterable[Any] = (), labels: Any = "id", width: float = 7.5,
               scale: float = 1.0, ghosts: Store | None = None, highlight_label: str = "highlighted") -> bytes:
-    """The store graph (:func:`coalg.viz.plot_store`) as SVG, legend on the right."""
+    """The store graph (:func:`coalg.viz.plot_store`) as SVG; its legend on the right, or below the
+    graph at a projector's scale (where the width is better spent on the graph)."""
+    entries = [f"namespace {n}" for n in store.namespaces()] + [
+        highlight_label, "deleted by the last step", "dangling (no record)", "descendant R⁺"]
+    below = scale >= 1.3
+    rows = -(-(len(store.namespaces()) + 4) // 3)
     return render(lambda ax: plot_store(store, ax=ax, highlight=list(highlight), labels=labels, ghosts=ghosts,
-                                        highlight_label=highlight_label),
-                  (width, store_height(store) + 0.4), legend=2.2, scale=scale)
+                                        highlight_label=highlight_label, legend="below" if below else True),
+                  (width, store_height(store) + (0.3 * rows if below else 0.4)), scale=scale,
+                  legend=0.0 if below else max(text_size(e, NOTE_SIZE)[0] for e in entries) / 72 + 0.55,
+                  bottom=0.55 + (0.3 * rows if below else 0.0))
 
 
 def name_panel(ax: Any, name: str) -> None:

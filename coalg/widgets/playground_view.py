@@ -1,8 +1,10 @@
 """The front end of the derivation playground (:mod:`.playground`): its controls, panels and graph.
 
-Laid out for a projector: the choices and the operations first, then the
-message and the law panel of the last step, then the graph; the word, loading
-a store and the session file below.  Every control applies at once (there is
+Laid out for a projector: the operations first, then the message and the law
+panel of the step they made, then the records and fields they act on (so that
+at a projector's size the buttons, the law panel and the record list share one
+screen), then the realisation, θ and the size; the graph, the word, loading a
+store and the session file below.  Every control applies at once (there is
 no "set" button whose value could differ from what is in force), and every
 button runs through the explorer's gesture guard (one step per click).
 """
@@ -109,14 +111,15 @@ def build(pg: DerivationPlayground, ui: dict[str, Any]) -> None:
     ui["word"] = w.HTML()
     ui["word"].add_class("coalg-word")
     ui["theta"] = w.HTML()
-    ui["root"] = w.VBox([
-        w.HBox([ui["preset"], ui["realisation"], pg._size_control(ui)], layout=w.Layout(flex_flow="row wrap")),
-        w.HBox([ui["ids"], w.VBox([ui["content"], ui["type"], ui["namespace"], ui["reverse"]]),
-                w.VBox([ui["types"], ui["descending"], ui["theta"]])], layout=w.Layout(flex_flow="row wrap")),
-        w.HBox(ops, layout=w.Layout(flex_flow="row wrap")),
-        w.HBox(history, layout=w.Layout(flex_flow="row wrap")),
+    row = {"flex_flow": "row wrap", "align_items": "center"}
+    ui["root"] = w.VBox([  # the buttons, then what they did, then what to choose: one screen on a projector
+        w.HBox([*ops, w.HTML("&nbsp;"), *history], layout=w.Layout(**row)),
         ui["message"],
         ui["laws"],
+        w.HBox([ui["ids"], w.VBox([ui["content"], ui["type"], ui["namespace"], ui["reverse"]])],
+               layout=w.Layout(**row)),
+        w.HBox([ui["preset"], ui["realisation"], ui["types"], ui["descending"], ui["theta"], pg._size_control(ui)],
+               layout=w.Layout(**row)),
         ui["graph"],
         ui["word"],
         w.HBox([ui["json"], w.VBox([load, ui["upload"]])]),

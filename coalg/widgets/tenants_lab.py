@@ -43,12 +43,12 @@ from .text import esc, html_table
 
 __all__ = ["TenantsLab"]
 
-RANGES = {"n": (2, 4), "records_per_tenant": (1, 8), "seed": (0, 1_000_000), "prefix_collisions": (0, 3),
+RANGES = {"n": (2, 4), "records_per_tenant": (1, 12), "seed": (0, 1_000_000), "prefix_collisions": (0, 3),
           "dangling_edges": (0, 3)}
 """The values the lab's number boxes accept (a value outside is refused with a message, never clamped)."""
 
 LABELS = {"n": ("tenants", "How many tenant stores (2 to 4)."),
-          "records_per_tenant": ("records each", "How many records each tenant creates (1 to 8)."),
+          "records_per_tenant": ("records each", "How many records each tenant creates (1 to 12)."),
           "seed": ("seed", "Everything random follows from the seed (0 to 1,000,000): the same seed, the same tenants."),
           "prefix_collisions": ("prefix clashes", ("How many identifiers share a prefix with another tenant's "
                                                   "(0 to 3; Proposition 6.3).")),
