@@ -74,10 +74,13 @@ def _label_width(u: Unfolding) -> float:
 
 def _margins(u: Unfolding) -> tuple[float, float]:
     """Points kept beside the tree: on the right for the rightmost node's label, on the left for
-    an edge label."""
+    the label of an edge that leans left (edge labels go on the outer side of their edge)."""
     right = _label_width(u) + NODE_SIZE + 4
-    left = max((text_size(n.via.value, NOTE_SIZE)[0] for n in u.nodes if n.via), default=0.0) + 12
-    return right, left
+    pos = unfolding_layout(u)
+    parent = parents_of(u)
+    leaning = [text_size(n.via.value, NOTE_SIZE)[0] for k, n in enumerate(u.nodes)
+               if n.via is not None and parent[k] is not None and pos[k][0] < pos[parent[k]][0]]  # type: ignore[index]
+    return right, max(leaning, default=0.0) + 12
 
 
 def unfolding_figsize(u: Unfolding) -> tuple[float, float]:
@@ -87,7 +90,7 @@ def unfolding_figsize(u: Unfolding) -> tuple[float, float]:
     width, depth = unfolding_extent(unfolding_layout(u))
     right, left = _margins(u)
     pitch = max(0.9, (_label_width(u) + NODE_SIZE + 10) / 72)
-    return ((right + left) / 72 + pitch * (width - 1) + 1.0, max(2.2, 0.95 * depth + 0.8))
+    return ((right + left) / 72 + pitch * (width - 1) + 0.75, max(2.2, 0.95 * depth + 0.8))
 
 
 def plot_unfolding(
@@ -241,7 +244,9 @@ def plot_unfoldings(
     )
     plot_unfolding(
         after, ax=right, title=title_right,
-        node_colours={k: ADDED for k, n in enumerate(after.nodes) if (n.id, n.record) in added_keys},
+        # ⊥ (an identifier that lost its record) is not something gained: it stays uncoloured
+        node_colours={k: ADDED for k, n in enumerate(after.nodes)
+                      if (n.id, n.record) in added_keys and n.record is not None},
         edge_colours={e: ADDED for e in d["added_edges"]},
     )
     return left, right

@@ -39,7 +39,7 @@ from ..model import (
     store_to_json,
 )
 from ..model import names as preset_names
-from ..viz import ADDED, REMOVED, plot_unfoldings, unfolding_figsize
+from ..viz import ADDED, FONT_SIZE, REMOVED, plot_unfoldings, text_size, unfolding_figsize
 from .allocation import next_allocation
 from .base import Explorer, action
 from .controls import figure_image, ipywidgets, preset_picker, wide
@@ -272,11 +272,12 @@ class AncestryExplorer(Explorer):
         When two trees side by side do not fit the screen at this scale, the four go one under the other."""
         u = self.unfoldings()
         sizes = {k: unfolding_figsize(x) for k, x in u.items()}
-        left = max(sizes["ancestry_before"][0], sizes["descendants_before"][0])
-        right = max(sizes["ancestry_after"][0], sizes["descendants_after"][0])
         i = self.focus
         titles = {"ancestry_before": f"ancestry of {i}, before", "ancestry_after": f"ancestry of {i}, after",
                   "descendants_before": f"descendants of {i}, before", "descendants_after": f"descendants of {i}, after"}
+        title = max(text_size(t, FONT_SIZE)[0] for t in titles.values()) / 72 + 0.7  # a panel's name fits above it
+        left = max(sizes["ancestry_before"][0], sizes["descendants_before"][0], title)
+        right = max(sizes["ancestry_after"][0], sizes["descendants_after"][0], title)
 
         def draw(axes: list[Any]) -> None:  # a 2×2 grid, or one column: before, after, before, after
             plot_unfoldings(u["ancestry_before"], u["ancestry_after"], axes=axes[0:2],

@@ -252,7 +252,7 @@ class DerivationPlayground(Explorer):
                 text = bytes(text).decode("utf-8")
             if '"coalg-explorer-session"' in text[:4096]:
                 return bool(self.import_session(text))
-            store = loads_store(text)
+            store = loads_store(text, source="the pasted JSON")
         except (CoalgError, ValueError, TypeError, UnicodeDecodeError) as e:
             self._say(f"could not load that JSON: {e}", error=True)
             return False

@@ -39,7 +39,7 @@ def _comparisons() -> dict[str, tuple[Store, Store, str]]:
     return {
         "merge once vs twice (5.24)": (once, twice, "Proposition 5.24: ≈ although not equal"),
         "merge a,b vs b,a (5.25)": (once, ba, "Proposition 5.25: the argument order is observable"),
-        "meeting notes vs lineage": (preset("meeting notes"), preset("lineage"), "two unrelated stores"),
+        "meeting notes vs lineage": (preset("meeting notes"), preset("lineage"), "Two unrelated stores"),
     }
 
 

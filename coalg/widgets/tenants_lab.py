@@ -174,8 +174,8 @@ class TenantsLab(Explorer):
             for s in self.stores:
                 u = mention_disjoint_union(u, s)
         except UnionUndefined as e:
-            self._say(f"⊕ is undefined: {e}. (Proposition 6.6: ⊕ refuses exactly the compositions in which "
-                      "one tenant's edge could acquire another tenant's record.)", error=True)
+            self._say(f"{e} Proposition 6.6: ⊕ refuses exactly the compositions in which one tenant's edge "
+                      "could acquire another tenant's record.", error=True)
             return None
         self._say(f"⊕ is defined: {len(u.records)} records, and β of every tenant identifier is unchanged "
                   "in it (Proposition 6.6 (b)).")

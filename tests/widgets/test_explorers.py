@@ -388,7 +388,7 @@ def test_tenants_lab_interference_and_repair() -> None:
     assert {rec["union"]["id"], tl.recall_prefix(p, __import__("coalg").Theta(descending=True))["union"]["id"]} == {ia, ib}
     b = _buttons(tl.widget)
     b["try ⊕"].click()
-    assert "⊕ is undefined" in _message(tl)
+    assert "is undefined" in _message(tl) and "Proposition 6.6" in _message(tl)
     png = tl._ui["figure"].value
     b["drop cross-tenant edges"].click()
     st = tl.state

@@ -157,6 +157,27 @@ def test_an_invalid_choice_clears_the_result(server: Server, chromium_browser: A
     tab.close()
 
 
+def test_projector_mode_keeps_the_law_panel_on_a_1024_by_768_screen(server: Server, chromium_browser: Any) -> None:
+    tab = Tab(chromium_browser, server, "explore-playground.ipynb", height=768)
+    page = tab.page
+    page.get_by_role("button", name="projector").click()
+    page.wait_for_selector(".coalg-scale-160", timeout=KERNEL_TIMEOUT_MS)
+    select = page.locator("select[multiple]").first
+    labels = select.locator("option").all_inner_texts()
+    select.select_option(index=[next(k for k, t in enumerate(labels) if t.startswith("id0005"))])
+    page.wait_for_timeout(300)
+    page.locator("button.coalg-op-evolve").click()
+    tab.wait_text(".coalg-laws", "failed")
+    page.evaluate("() => document.querySelector('.coalg-explorer').scrollIntoView()")
+    laws = page.locator(".coalg-laws").bounding_box()
+    assert laws is not None and laws["y"] >= 0 and laws["y"] + laws["height"] <= 768, laws
+    shown = page.evaluate("() => { const i = document.querySelector('img.coalg-graph');"
+                          " return [i.naturalWidth, i.clientWidth]; }")
+    assert shown[0] == shown[1] <= 1024  # the graph is shown at its own size: never shrunk
+    tab.shot("explorer-playground-projector")
+    tab.close()
+
+
 def test_closing_a_tab_ends_its_kernel(server: Server, chromium_browser: Any) -> None:
     assert server.wait_for_kernels(0, timeout=30)  # the tabs of the tests before said goodbye too
     tab = Tab(chromium_browser, server, "explore-refinement.ipynb")
