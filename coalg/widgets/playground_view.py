@@ -98,7 +98,8 @@ def build(pg: DerivationPlayground, ui: dict[str, Any]) -> None:
                pg._button(ui, "replay", "replay word here", pg.replay,
                           tooltip="Run the whole word again on the realisation and θ now in force.")]
     ui["json"] = w.Textarea(placeholder="paste a coalg-store JSON document or a session here",
-                            layout=w.Layout(width="60%", height="4em"))
+                            tooltip="A store to start from (format coalg-store), or a session file's text; "
+                                    "then press 'load JSON'.", layout=w.Layout(width="60%", height="4em"))
     load = pg._button(ui, "load", "load JSON", lambda: pg.load_json(ui["json"].value),
                       tooltip="Start from the pasted store (or come back to the pasted session).")
     ui["upload"] = w.FileUpload(accept=".json", multiple=False, description="upload store",

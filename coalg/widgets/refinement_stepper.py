@@ -23,7 +23,7 @@ from ..viz import ADDED, plot_refinement, plot_store
 from .base import action
 from .controls import figure_image, ipywidgets, wide
 from .fields import Fields
-from .figures import name_panel, render, store_height
+from .figures import MAX_WIDTH, canvas, name_panel, render, store_height
 from .stepping import Stepper
 from .text import esc, html_table, short
 
@@ -231,7 +231,9 @@ class RefinementStepper(Stepper):
                            labels=lambda i, st=st: f"{i}: {short(st.records[i].content, 14)}" if i in st.records else i)
                 name_panel(ax, name)
 
-        return render(draw, (9.6, h), ncols=2, scale=self.scale, wspace=0.1, left=0.2)
+        if canvas((MAX_WIDTH, h), self.scale)[0] / 2 >= 3.6:
+            return render(draw, (9.6, h), ncols=2, scale=self.scale, wspace=0.1, left=0.2)
+        return render(draw, (9.6, 2 * h + 0.3), nrows=2, scale=self.scale, left=0.2)  # s above t on a projector
 
     def _build(self, ui: dict[str, Any]) -> None:
         w = ipywidgets()
