@@ -12,7 +12,7 @@ button runs through the explorer's gesture guard (one step per click).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..model import Output
 from .controls import (
@@ -29,8 +29,9 @@ from .operations import OPERATIONS
 from .steps import laws_panel, word_panel
 from .text import esc, output_text, short, theta_text
 
-if TYPE_CHECKING:
-    from .playground import DerivationPlayground
+DerivationPlayground = Any
+"""The playground these functions draw (:class:`.playground.DerivationPlayground`; not imported here,
+so that the playground and its view do not import each other)."""
 
 __all__ = ["build", "draw", "graph", "laws", "output_sentence", "word"]
 
