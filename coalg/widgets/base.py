@@ -245,6 +245,8 @@ class Explorer:
             return
         f = files[0] if isinstance(files, list | tuple) else next(iter(files.values()))
         self.import_session(bytes(f["content"]), source=str(f.get("name", "<upload>")))
+        if self._ui is not None and "import" in self._ui:
+            self._ui["import"].value = ()  # ready for the next file, even the same one again
 
     def _session_bar(self, ui: dict[str, Any]) -> Any:
         """The row that downloads the session as a file and imports one."""

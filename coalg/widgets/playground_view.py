@@ -138,6 +138,8 @@ def _uploaded(pg: DerivationPlayground, change: dict[str, Any]) -> None:
     if files and not pg._busy:
         f = files[0] if isinstance(files, list | tuple) else next(iter(files.values()))
         pg.load_json(bytes(f["content"]))
+        if pg._ui is not None:
+            pg._ui["upload"].value = ()  # ready for the next file
 
 
 def draw(pg: DerivationPlayground, ui: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ never a traceback; written atomically.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import random
@@ -282,3 +283,20 @@ def test_mutated_session_files_give_only_the_documented_error(data: st.DataObjec
 
 
 SESSIONS = {kind: make().session_json() for kind, make in MAKERS.items()}
+
+
+NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+
+
+def test_the_import_button_takes_a_file_and_is_ready_for_the_next() -> None:
+    text = _merge().session_json()
+    ml = MergeLab()
+    ml.widget  # noqa: B018
+    upload = ml._ui["import"]
+    upload.value = ({"name": "class.json", "type": "application/json", "size": len(text), "last_modified": NOW,
+                     "content": memoryview(text.encode())},)
+    assert ml.session_json() == text and "session imported" in message(ml)
+    assert upload.value == ()  # the same file can be chosen again
+    upload.value = ({"name": "notes.txt", "type": "text/plain", "size": 5, "last_modified": NOW,
+                     "content": memoryview(b"hello")},)
+    assert "could not import that session: notes.txt: not JSON" in message(ml) and ml.session_json() == text
