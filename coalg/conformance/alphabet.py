@@ -87,7 +87,7 @@ def full_alphabet(s: Store, caps: Capabilities) -> list[Letter]:
 
 
 def alphabet(name: str, caps: Capabilities) -> Callable[[Store], list[Letter]]:
-    """The alphabet called ``name`` (:data:`ALPHABET_NAMES`) for a layer with ``caps``."""
+    """The alphabet called ``name`` (``ALPHABET_NAMES``) for a layer with ``caps``."""
     if name == "fragment":
         return fragment_alphabet
     if name == "full":

@@ -24,7 +24,7 @@ What the words cover, and what they leave out on purpose:
   resolution by equality.  Case folding and the ``_``/``%`` wildcards of ``LIKE``
   are not modelled (the model's ``resolve_prefix``), so no word contains them.
 
-Everything is drawn from a :class:`random.Random` seeded with a string, so a word
+Everything is drawn from a ``random.Random`` seeded with a string, so a word
 depends on its seed and index only, never on ``PYTHONHASHSEED``.
 
 >>> rng = random.Random("doc")
