@@ -425,10 +425,17 @@ def test_lab_landing_chapter_and_explorer_in_chromium(lab: Lab, chromium_browser
         assert browser.wait_for_document(f"{here}/START.ipynb")["notebook"]
         landing = page.locator(".jp-NotebookPanel:visible .jp-RenderedMarkdown")
         landing.get_by_role("link", name="Introduction", exact=True).wait_for(timeout=60_000)
-        titles = landing.get_by_role("link").all_inner_texts()
         notebooks = [q for q in _toc_pages()
                      if q.endswith(".ipynb") or (ROOT / q).read_text(encoding="utf-8").startswith("---\njupytext:")]
-        # a plain Markdown page (the API reference) has no copy and so no "source" link
+        # JupyterLab renders the later cells when it has time (and skips off-screen ones for the
+        # accessibility tree), so count the links in the DOM, once every cell has rendered.
+        # A plain Markdown page (the API reference) has no copy and so no "source" link.
+        count_links = ("() => Array.from(document.querySelectorAll("
+                       "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a'))"
+                       ".map(a => a.textContent.trim())")
+        page.wait_for_function(f"() => ({count_links})().filter(t => t === 'source').length >= {len(notebooks)}",
+                               timeout=60_000)
+        titles = page.evaluate(count_links)
         assert titles.count("source") == len(notebooks) and "Explorer: derivation playground" in titles
         browser.shot("lab-landing.png")
 
