@@ -224,7 +224,7 @@ class MergeLab(Explorer):
         ui["reverse"] = reverse_box()
         types = sorted({r.type for r in self.store.records.values()})
         ui["first"] = w.Dropdown(options=[("(none: by name)", "")] + [(t, t) for t in types],
-                                 description="θ: first type", style=wide(),
+                                 description="θ: first type", style=wide(), layout=w.Layout(width="auto"),
                                  tooltip="θ puts records of this type first when the types tie (Proposition 5.20).")
         ui["descending"] = w.Checkbox(value=False, description="θ descending", indent=False,
                                       tooltip="θ enumerates from the largest down.")

@@ -240,12 +240,14 @@ class RefinementStepper(Stepper):
         ui["message"] = w.HTML()
         ui["store"] = w.Dropdown(options=list(self.STORES), value=self.store_name if self.store_name in self.STORES
                                  else None, description="store", style=wide(),
-                                 tooltip="The store whose identifiers are refined into blocks.")
+                                 tooltip="The store whose identifiers are refined into blocks.",
+                                 layout=w.Layout(width="auto"))
         self._observe(ui["store"], lambda v: self.set_store(v) if v else None)
         ui["round"] = w.HTML()
         ui["figure"] = figure_image()
         ui["pair"] = w.Dropdown(options=list(self.comparisons), value=self.pair_name, description="compare",
-                                style=wide(), tooltip="Two stores to compare up to allocation (Definition 5.23).")
+                                style=wide(), tooltip="Two stores to compare up to allocation (Definition 5.23).",
+                                layout=w.Layout(width="auto"))
         self._observe(ui["pair"], self.compare)
         ui["pair_figure"] = figure_image()
         ui["verdict"] = w.HTML()
