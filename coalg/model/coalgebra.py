@@ -33,7 +33,7 @@ Err(reason='evolve: no record nope')
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass
 from typing import TypeAlias
 
 from .alphabet import (
@@ -71,6 +71,7 @@ __all__ = [
     "replay",
     "latest_clock",
     "resolve_prefix",
+    "first_match",
     "generated_merge_content",
     "modes",
     "StepFunction",
@@ -138,8 +139,24 @@ def resolve_prefix(s: Store, p: str, theta: Theta = DEFAULT_THETA) -> Id | None:
     [recon] We model ``LIKE`` as a plain, case-sensitive prefix test; SQLite's
     is ASCII-case-insensitive and treats ``_``/``%`` as wildcards (spec Lemma 5.6 note).
     """
-    matches = [i for i in s.records if i.startswith(p)]
-    return theta.first_id(matches) if matches else None
+    return first_match(s, p, theta)
+
+
+def first_match(s: Store, p: str, theta: Theta = DEFAULT_THETA) -> Id | None:
+    """The θ-first identifier of dom(m_s) extending ``p``, from the store's sorted index.
+
+    O(log n + |θ's priority list|): the identifiers that extend ``p`` form one
+    contiguous range of the sorted index, so the least (or, with ``descending``,
+    the greatest) is found without a scan.  The same answer as
+    ``theta.first_id`` on every match, which a property test checks.
+    """
+    if type(theta) is not Theta:  # a θ that redefines its order is asked on every match
+        matches = list(s.ids_with_prefix(p))
+        return theta.first_id(matches) if matches else None
+    for i in theta.id_priority:
+        if i.startswith(p) and i in s.records:
+            return i
+    return s.last_with_prefix(p) if theta.descending else s.first_with_prefix(p)
 
 
 def modes(types: Sequence[str]) -> frozenset[str]:
@@ -203,12 +220,12 @@ def step(
     match a:
         case Save(record=r):
             # ContextFS declares no valid-time field: a valid time on the record is not stored.
-            new = r.evolve(valid_time=None).stamped(tau)
+            new = r.evolve(valid_time=None, created_at=tau, updated_at=tau)  # r_τ
             return Created(((xi.ids[0], new),)), s.with_record(xi.ids[0], new)
         case SaveAt(id=i, record=r):
             if i not in s.records:
                 return Err(f"save_at: no record {i} to replace"), s
-            new = r.evolve(valid_time=None).stamped(tau)
+            new = r.evolve(valid_time=None, created_at=tau, updated_at=tau)  # r_τ
             return Created(((i, new),)), s.with_record(i, new)
         case Recall(id=i):
             return (Found(i, s.records[i]) if i in s.records else Nothing()), s
@@ -219,8 +236,7 @@ def step(
             full = resolve_prefix(s, i, theta) if bp else (i if i in s.records else None)
             if full is None:
                 return Err(f"delete: no record {i}"), s
-            incident = [e for e in s.edges if full in (e.source, e.target)]
-            return Flag(True), s.without_record(full).without_edges(incident)
+            return Flag(True), s.without_record(full).without_edges(s.incident_edges(full))
         case Evolve():
             return _evolve(s, a, xi, theta, faults)
         case Merge():
@@ -262,7 +278,9 @@ def _evolve(
         metadata=r.metadata.merged(
             {"evolved_from": a.id, "evolution_timestamp": tau, "change_reason": "observation"}
         ),
-    ).stamped(tau)
+        created_at=tau,  # r_τ: stamped with the call's clock reading
+        updated_at=tau,
+    )
     written = _write_pairs([edge_pair(j, Relation.EVOLVED_FROM, a.id)], faults, single_block=True)
     return Created(((j, new),)), s.with_record(j, new).with_edges(written)
 
@@ -289,7 +307,9 @@ def _merge(
         metadata=meta.merged(
             {"merged_from": list(resolved), "merge_strategy": "union", "merge_timestamp": tau}
         ),
-    ).stamped(tau)
+        created_at=tau,
+        updated_at=tau,
+    )
     pairs = [edge_pair(j, Relation.MERGED_FROM, i) for i in resolved]
     written = _write_pairs(pairs, faults, single_block=False)
     return Created(((j, new),)), s.with_record(j, new).with_edges(written)
@@ -315,7 +335,9 @@ def _split(
                 metadata=r.metadata.merged(
                     {"split_from": a.id, "split_part": k, "split_total": n, "split_timestamp": tau}
                 ),
-            ).stamped(tau),
+                created_at=tau,
+                updated_at=tau,
+            ),
         )
         for k, (j, c) in enumerate(zip(xi.ids, a.contents), start=1)
     )
@@ -335,27 +357,100 @@ def alpha(s: Store, *, theta: Theta = DEFAULT_THETA) -> Callable[[Call], tuple[O
 # --------------------------------------------------------------------------- runs
 
 
-@dataclass(frozen=True, slots=True)
 class Trace:
-    """A run s₀ →a₁ s₁ → … → sₙ: the calls as made (with allocations), outputs and states."""
+    """A run s₀ →a₁ s₁ → … → sₙ: the calls as made (with allocations), outputs and states.
+
+    A trace keeps its calls, its outputs, the first store and the final one.  The
+    intermediate stores are kept only when :func:`run` is asked to
+    (``keep_states=True``); otherwise :attr:`states` recomputes them once, the
+    first time it is read, by replaying the calls (the structure map is a
+    function, so the replay is the run).  ``Trace(calls, outputs, states)`` builds
+    a trace from stores already at hand.
+    """
+
+    __slots__ = ("calls", "outputs", "start", "final", "_states", "_step_fn", "_theta")
 
     calls: tuple[Call, ...]
     outputs: tuple[Output, ...]
-    states: tuple[Store, ...] = field(default_factory=tuple)
+    start: Store | None
+    final: Store
+    _states: tuple[Store, ...] | None
+    _step_fn: StepFunction
+    _theta: Theta
+
+    def __init__(
+        self,
+        calls: tuple[Call, ...],
+        outputs: tuple[Output, ...],
+        states: tuple[Store, ...] = (),
+        *,
+        start: Store | None = None,
+        final: Store | None = None,
+        step_fn: StepFunction | None = None,
+        theta: Theta = DEFAULT_THETA,
+    ) -> None:
+        kept: tuple[Store, ...] | None = tuple(states)
+        if kept:
+            start, final = kept[0], kept[-1]
+        elif start is not None and final is not None:
+            kept = None
+        put = object.__setattr__
+        put(self, "calls", tuple(calls))
+        put(self, "outputs", tuple(outputs))
+        put(self, "start", start)
+        if final is not None:
+            put(self, "final", final)
+        put(self, "_states", kept)
+        put(self, "_step_fn", step if step_fn is None else step_fn)
+        put(self, "_theta", theta)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: a trace is a value")
 
     @property
-    def final(self) -> Store:
-        return self.states[-1]
+    def states(self) -> tuple[Store, ...]:
+        """s₀, s₁, …, sₙ: kept by the run, or recomputed from the calls once and then kept."""
+        if self._states is None:
+            assert self.start is not None
+            t = run(self.start, self.calls, theta=self._theta, step_fn=self._step_fn, keep_states=True)
+            object.__setattr__(self, "_states", t.states[:-1] + (self.final,))
+        assert self._states is not None
+        return self._states
+
+    @property
+    def keeps_states(self) -> bool:
+        """Whether the intermediate stores are held (kept by the run, or already recomputed)."""
+        return self._states is not None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Trace):
+            return NotImplemented
+        if self.calls != other.calls or self.outputs != other.outputs:
+            return False
+        if self._states is None or other._states is None:
+            # a replayed trace's states are a function of its start, its calls and its step
+            same_run = self._step_fn is other._step_fn and self._theta == other._theta
+            if same_run and self.start == other.start:
+                return bool(self.final == other.final)
+        return self.states == other.states
+
+    def __hash__(self) -> int:
+        return hash((self.calls, self.outputs))
+
+    def __repr__(self) -> str:
+        kept = "kept" if self._states is not None else "recomputed on demand"
+        return f"Trace({len(self.calls)} calls, {len(self.outputs)} outputs; states {kept})"
 
 
 def latest_clock(s: Store) -> int:
     """The latest clock reading stamped in ``s`` (``created_at``/``updated_at``), or 0.
 
+    Read from the store's clock index in O(log n).
+
     >>> latest_clock(run(EMPTY, [Save(Record("x")), Save(Record("y"))]).final)
     2
     """
-    stamps = [t for r in s.records.values() for t in (r.created_at, r.updated_at) if t is not None]
-    return max(stamps, default=0)
+    return s.latest_clock()
 
 
 def run(
@@ -365,6 +460,7 @@ def run(
     oracle: Oracle | None = None,
     theta: Theta = DEFAULT_THETA,
     step_fn: StepFunction | None = None,
+    keep_states: bool = False,
 ) -> Trace:
     """Run a word from ``s``.  Bare letters get their allocation from ``oracle``
     (by default a fresh deterministic :class:`Oracle` whose clock continues after the
@@ -372,25 +468,42 @@ def run(
     :class:`Call` items are replayed as given.  ``step_fn`` is the structure map to
     run (a realisation's step); ``None`` means :func:`step`, the ContextFS model.
 
+    The trace keeps the calls, the outputs and the final store; with
+    ``keep_states`` it also keeps every intermediate store (they share structure,
+    so n stores take O(n log n) memory), otherwise :attr:`Trace.states`
+    recomputes them when read.
+
     >>> t = run(EMPTY, [Save(Record("x")), Evolve("id0001", "y")])
-    >>> t.final.dom() == {"id0001", "id0002"}, len(t.final.edges)
-    (True, 2)
+    >>> t.final.dom() == {"id0001", "id0002"}, len(t.final.edges), len(t.states)
+    (True, 2, 3)
     """
     oracle = oracle if oracle is not None else Oracle(clock=latest_clock(s))
     step_fn = step if step_fn is None else step_fn
-    states, outs, calls = [s], [], []
+    states: list[Store] = [s]
+    outs: list[Output] = []
+    calls: list[Call] = []
+    cur = s
     for item in word:
-        call = item if isinstance(item, Call) else Call(item, oracle.allocate(states[-1], item))
-        out, nxt = step_fn(states[-1], call.letter, call.allocation, theta=theta, faults=call.faults)
+        call = item if isinstance(item, Call) else Call(item, oracle.allocate(cur, item))
+        out, cur = step_fn(cur, call.letter, call.allocation, theta=theta, faults=call.faults)
         calls.append(call)
         outs.append(out)
-        states.append(nxt)
-    return Trace(tuple(calls), tuple(outs), tuple(states))
+        if keep_states:
+            states.append(cur)
+    if keep_states:
+        return Trace(tuple(calls), tuple(outs), tuple(states), step_fn=step_fn, theta=theta)
+    return Trace(tuple(calls), tuple(outs), start=s, final=cur, step_fn=step_fn, theta=theta)
 
 
 def replay(
-    s: Store, trace: Trace, *, theta: Theta = DEFAULT_THETA, step_fn: StepFunction | None = None
+    s: Store,
+    trace: Trace,
+    *,
+    theta: Theta = DEFAULT_THETA,
+    step_fn: StepFunction | None = None,
+    keep_states: bool = False,
 ) -> Trace:
     """Run the calls of ``trace`` again from ``s`` (same allocations, same faults);
-    ``step_fn`` as for :func:`run` (``None``: the ContextFS model's :func:`step`)."""
-    return run(s, trace.calls, theta=theta, step_fn=step_fn)
+    ``step_fn`` and ``keep_states`` as for :func:`run` (``None``: the ContextFS model's
+    :func:`step`)."""
+    return run(s, trace.calls, theta=theta, step_fn=step_fn, keep_states=keep_states)
