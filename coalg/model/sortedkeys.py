@@ -176,7 +176,30 @@ class SortedKeys(Generic[K]):
     # -- updates ----------------------------------------------------------------------
     def insert(self, key: K) -> SortedKeys[K]:
         """The set with ``key`` (``self`` if it was there)."""
-        got = _insert(self._root, key)
+        # the common case, a leaf with room, without recursion: copy the path bottom-up
+        path: list[tuple[_Inner, int]] = []
+        node = self._root
+        while isinstance(node, _Inner):
+            i = max(bisect_right(node.lows, key) - 1, 0)
+            path.append((node, i))
+            node = node.kids[i]
+        j = bisect_left(node, key)
+        if j < len(node) and node[j] == key:
+            return self
+        if len(node) < _MAX:
+            leaf = node.copy()
+            leaf.insert(j, key)
+            new: _Node = leaf
+            for inner, i in reversed(path):
+                kids = inner.kids.copy()
+                kids[i] = new
+                lows = inner.lows
+                if i == 0 and key < lows[0]:
+                    lows = lows.copy()
+                    lows[0] = key
+                new = _Inner(lows, kids)
+            return SortedKeys(new, self._n + 1)
+        got = _insert(self._root, key)  # a leaf splits: the general, recursive case
         if got is None:
             return self
         root = got[0] if len(got) == 1 else _Inner([_low(k) for k in got], list(got))
