@@ -66,8 +66,8 @@ def tail_costs(n: int) -> tuple[list[int], list[int]]:
     for a in word[n:]:
         twin = replace(oracle, _issued=set(oracle._issued))  # allocates what ``oracle`` will
         out: list[tuple[Output, Store]] = []
-        ops.append(opcodes(lambda s=s, a=a: out.append(step(s, a, oracle.allocate(s, a)))))
-        mem.append(peak_bytes(lambda s=s, a=a: out.append(step(s, a, twin.allocate(s, a)))))
+        ops.append(opcodes(lambda s=s, a=a, out=out: out.append(step(s, a, oracle.allocate(s, a)))))
+        mem.append(peak_bytes(lambda s=s, a=a, out=out, twin=twin: out.append(step(s, a, twin.allocate(s, a)))))
         assert out[0] == out[1] and not isinstance(out[0][0], Err)
         s = out[0][1]
     return ops, mem
