@@ -43,15 +43,6 @@ if TYPE_CHECKING:
         uuid_like_ids,
     )
     from .coalgebra import (
-        Created,
-        Err,
-        Flag,
-        Found,
-        Nothing,
-        Output,
-        StepFunction,
-        Trace,
-        Wrote,
         alpha,
         first_match,
         generated_merge_content,
@@ -117,6 +108,16 @@ if TYPE_CHECKING:
         successor_index,
         unfold,
     )
+    from .outputs import (
+        Created,
+        Err,
+        Flag,
+        Found,
+        Nothing,
+        Output,
+        StepFunction,
+        Wrote,
+    )
     from .realisation import (
         CONTEXTFS,
         Realisation,
@@ -181,6 +182,9 @@ if TYPE_CHECKING:
     from .theta import (
         DEFAULT_THETA,
         Theta,
+    )
+    from .trace import (
+        Trace,
     )
     from .workloads import (
         MIX,

@@ -33,8 +33,6 @@ Err(reason='evolve: no record nope')
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import FrozenInstanceError, dataclass
-from typing import TypeAlias
 
 from .alphabet import (
     Allocation,
@@ -52,9 +50,11 @@ from .alphabet import (
     Split,
     Supersede,
 )
+from .outputs import Created, Err, Flag, Found, Nothing, Output, StepFunction, Wrote
 from .records import Id, Record, Relation, Time, inverse
 from .store import EMPTY, Edge, Store, edge_pair  # noqa: F401 (EMPTY: the doctests use it)
 from .theta import DEFAULT_THETA, Theta
+from .trace import Trace
 
 __all__ = [
     "Err",
@@ -77,58 +77,6 @@ __all__ = [
     "modes",
     "StepFunction",
 ]
-
-
-# --------------------------------------------------------------------------- outputs
-
-
-@dataclass(frozen=True, slots=True)
-class Err:
-    """err: the call was inadmissible or failed; the store is unchanged."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Nothing:
-    """⊥: a recall that found nothing (not an error)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """A recalled record, with its identifier."""
-
-    id: Id
-    record: Record
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    """The record(s) a call created, with their identifiers, in creation order."""
-
-    items: tuple[tuple[Id, Record], ...]
-
-    @property
-    def ids(self) -> tuple[Id, ...]:
-        return tuple(i for i, _ in self.items)
-
-
-@dataclass(frozen=True, slots=True)
-class Wrote:
-    """The edges a supersede or link wrote (empty when its handler swallowed a failure)."""
-
-    edges: tuple[Edge, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Flag:
-    """A boolean answer (delete)."""
-
-    value: bool
-
-
-Output: TypeAlias = Err | Nothing | Found | Created | Wrote | Flag
-StepFunction: TypeAlias = Callable[..., tuple[Output, Store]]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -370,91 +318,6 @@ def alpha(s: Store, *, theta: Theta = DEFAULT_THETA) -> Callable[[Call], tuple[O
 
 
 # --------------------------------------------------------------------------- runs
-
-
-class Trace:
-    """A run s₀ →a₁ s₁ → … → sₙ: the calls as made (with allocations), outputs and states.
-
-    A trace keeps its calls, its outputs, the first store and the final one.  The
-    intermediate stores are kept only when :func:`run` is asked to
-    (``keep_states=True``); otherwise :attr:`states` recomputes them once, the
-    first time it is read, by replaying the calls (the structure map is a
-    function, so the replay is the run).  ``Trace(calls, outputs, states)`` builds
-    a trace from stores already at hand.
-    """
-
-    __slots__ = ("calls", "outputs", "start", "final", "_states", "_step_fn", "_theta")
-
-    calls: tuple[Call, ...]
-    outputs: tuple[Output, ...]
-    start: Store | None
-    final: Store
-    _states: tuple[Store, ...] | None
-    _step_fn: StepFunction
-    _theta: Theta
-
-    def __init__(
-        self,
-        calls: tuple[Call, ...],
-        outputs: tuple[Output, ...],
-        states: tuple[Store, ...] = (),
-        *,
-        start: Store | None = None,
-        final: Store | None = None,
-        step_fn: StepFunction | None = None,
-        theta: Theta = DEFAULT_THETA,
-    ) -> None:
-        kept: tuple[Store, ...] | None = tuple(states)
-        if kept:
-            start, final = kept[0], kept[-1]
-        elif start is not None and final is not None:
-            kept = None
-        put = object.__setattr__
-        put(self, "calls", tuple(calls))
-        put(self, "outputs", tuple(outputs))
-        put(self, "start", start)
-        if final is not None:
-            put(self, "final", final)
-        put(self, "_states", kept)
-        put(self, "_step_fn", step if step_fn is None else step_fn)
-        put(self, "_theta", theta)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}: a trace is a value")
-
-    @property
-    def states(self) -> tuple[Store, ...]:
-        """s₀, s₁, …, sₙ: kept by the run, or recomputed from the calls once and then kept."""
-        if self._states is None:
-            assert self.start is not None
-            t = run(self.start, self.calls, theta=self._theta, step_fn=self._step_fn, keep_states=True)
-            object.__setattr__(self, "_states", t.states[:-1] + (self.final,))
-        assert self._states is not None
-        return self._states
-
-    @property
-    def keeps_states(self) -> bool:
-        """Whether the intermediate stores are held (kept by the run, or already recomputed)."""
-        return self._states is not None
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Trace):
-            return NotImplemented
-        if self.calls != other.calls or self.outputs != other.outputs:
-            return False
-        if self._states is None or other._states is None:
-            # a replayed trace's states are a function of its start, its calls and its step
-            same_run = self._step_fn is other._step_fn and self._theta == other._theta
-            if same_run and self.start == other.start:
-                return bool(self.final == other.final)
-        return self.states == other.states
-
-    def __hash__(self) -> int:
-        return hash((self.calls, self.outputs))
-
-    def __repr__(self) -> str:
-        kept = "kept" if self._states is not None else "recomputed on demand"
-        return f"Trace({len(self.calls)} calls, {len(self.outputs)} outputs; states {kept})"
 
 
 def latest_clock(s: Store) -> int:
