@@ -177,12 +177,15 @@ class SortedKeys(Generic[K]):
     def insert(self, key: K) -> SortedKeys[K]:
         """The set with ``key`` (``self`` if it was there)."""
         # the common case, a leaf with room, without recursion: copy the path bottom-up
-        path: list[tuple[_Inner, int]] = []
+        inners: list[_Inner] = []
+        at: list[int] = []
         node = self._root
-        while isinstance(node, _Inner):
-            i = max(bisect_right(node.lows, key) - 1, 0)
-            path.append((node, i))
+        while type(node) is _Inner:
+            i = bisect_right(node.lows, key, 1) - 1  # lo=1: the first child takes keys below all
+            inners.append(node)
+            at.append(i)
             node = node.kids[i]
+        assert type(node) is list
         j = bisect_left(node, key)
         if j < len(node) and node[j] == key:
             return self
@@ -190,15 +193,17 @@ class SortedKeys(Generic[K]):
             leaf = node.copy()
             leaf.insert(j, key)
             new: _Node = leaf
-            for inner, i in reversed(path):
+            while inners:
+                inner, i = inners.pop(), at.pop()
                 kids = inner.kids.copy()
                 kids[i] = new
-                lows = inner.lows
-                if i == 0 and key < lows[0]:
-                    lows = lows.copy()
-                    lows[0] = key
-                new = _Inner(lows, kids)
-            return SortedKeys(new, self._n + 1)
+                if i or key >= inner.lows[0]:
+                    new = _Inner(inner.lows, kids)
+                else:
+                    new = _Inner([key, *inner.lows[1:]], kids)
+            out = object.__new__(SortedKeys)
+            out._root, out._n = new, self._n + 1
+            return out
         got = _insert(self._root, key)  # a leaf splits: the general, recursive case
         if got is None:
             return self
