@@ -4,7 +4,7 @@
 Usage:  .venv/bin/python tools/make_sample_db.py [OUT.db] [--check]
 
 The store is written by the package's own code (StorageRouter, MemoryLineage,
-and the facade's soft delete), offline, through coalg.contextfs.adapter: a
+and the facade's soft delete), offline, through coalg.contextfs.LiveStore: a
 small team memory in three namespaces in which every finding of
 `coalg audit` occurs once or twice:
 

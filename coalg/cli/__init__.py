@@ -1,4 +1,16 @@
-"""The ``coalg`` command line: ``bisim``, ``laws``, ``witness``, ``audit``."""
+"""The ``coalg`` command line: ``bisim``, ``laws``, ``witness``, ``audit``, ``differential``, ``conform``.
+
+======================================  ==================================
+the parser, the subcommands' wiring     :mod:`~coalg.cli.app`
+what every subcommand shares            :mod:`~coalg.cli.common`
+``coalg bisim``                         :mod:`~coalg.cli.bisim`
+``coalg laws`` (Table 2, Def. 3.21)     :mod:`~coalg.cli.laws`
+``coalg witness`` (numbered items)      :mod:`~coalg.cli.witness`
+``coalg audit`` (ContextFS databases)   :mod:`~coalg.cli.audit`
+``coalg differential`` (model vs. pkg)  :mod:`~coalg.cli.differential`
+``coalg conform`` (your memory layer)   :mod:`~coalg.cli.conform`
+======================================  ==================================
+"""
 
 from typing import TYPE_CHECKING
 
@@ -7,9 +19,10 @@ from .._lazy import attach
 __getattr__, __dir__, __all__ = attach(__name__, __file__)
 
 if TYPE_CHECKING:
-    from .laws import (
-        run_laws_command,
-    )
-    from .main import (
+    from .app import (
         main,
+    )
+    from .laws import (
+        UnknownRealisation,
+        realisation_law_table,
     )

@@ -1,4 +1,8 @@
-"""``coalg laws``: the law table of a realisation, as text or JSON."""
+"""``coalg laws``: the law table (the paper's Table 2, Def. 3.21) of a realisation, as text or JSON.
+
+:func:`realisation_law_table` computes the table of a realisation named on the
+command line, or raises a clear error; the subcommand prints it.
+"""
 
 from __future__ import annotations
 
@@ -7,58 +11,45 @@ import json
 import sys
 from typing import Any
 
-from ..laws.clauses import format_law_table, law_table
-from ..model import get_realisation
-from .common import Formatter, UsageError
+from .. import contextfs, laws, model
+from ..errors import CoalgError
+from .common import Formatter
 
-__all__ = ["register", "run_laws_command"]
+__all__ = ["RUNTIME_NAME", "UnknownRealisation", "realisation_law_table", "register"]
+
+RUNTIME_NAME = "contextfs-runtime"
+"""The name under which the command line offers the released package itself."""
 
 
-def run_laws_command(realisation: str, as_json: bool) -> tuple[int, str]:
-    """``python -m coalg laws --realisation NAME [--json]``: (exit code, text to print).
+class UnknownRealisation(CoalgError, LookupError):
+    """The command line was given a realisation name it does not know."""
 
-    Parameters
-    ----------
-    realisation : str
-        ``contextfs`` or ``repaired`` (any name of the registry), or
-        ``contextfs-runtime``: the released package itself, observed through
-        :func:`coalg.contextfs.runtime.pinned_law_table` (needs contextfs 0.2.35).
-    as_json : bool
-        Print the law table as JSON instead of the human table.
 
-    Returns
-    -------
-    tuple of (int, str)
-        0 and the text; 2 and an error line for an unknown realisation, or for
-        ``contextfs-runtime`` when the package is not installed.
+def realisation_law_table(name: str) -> dict[str, Any]:
+    """The law table of the realisation called ``name``, as :func:`coalg.laws.law_table` lays it out.
 
-    The JSON is :func:`law_table` with sorted keys; it is byte-identical under
-    every ``PYTHONHASHSEED``.  An unknown realisation gives exit code 2.
+    ``name`` is a name of the registry (``contextfs``, ``repaired``) or
+    ``contextfs-runtime``: the released package itself, observed through
+    :func:`coalg.contextfs.pinned_law_table`, which raises
+    :class:`coalg.contextfs.ContextFSUnavailable` when the package is not
+    installed.  Any other name raises :class:`UnknownRealisation`, whose message
+    lists the known names.
 
-    >>> code, text = run_laws_command("nope", False)
-    >>> code, text.splitlines()[0]
-    (2, "error: unknown realisation 'nope'; known: contextfs, contextfs-runtime, repaired")
+    >>> realisation_law_table("repaired")["realisation"]
+    'repaired'
+    >>> realisation_law_table("nope")
+    Traceback (most recent call last):
+    ...
+    coalg.cli.laws.UnknownRealisation: unknown realisation 'nope'; known: contextfs, contextfs-runtime, repaired
     """
-    if realisation == "contextfs-runtime":
-        from ..contextfs.adapter import ContextFSUnavailable
-        from ..contextfs.runtime import pinned_law_table
-
-        try:
-            table = pinned_law_table()
-        except ContextFSUnavailable as e:
-            return 2, f"error: {e}\n"
-    else:
-        try:
-            r = get_realisation(realisation)
-        except KeyError:
-            from ..model import REALISATIONS
-
-            known = ", ".join(sorted([*REALISATIONS, "contextfs-runtime"]))
-            return 2, f"error: unknown realisation {realisation!r}; known: {known}\n"
-        table = law_table(r)
-    if as_json:
-        return 0, json.dumps(table, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-    return 0, format_law_table(table)
+    if name == RUNTIME_NAME:
+        return contextfs.pinned_law_table()
+    try:
+        realisation = model.get_realisation(name)
+    except KeyError:
+        known = ", ".join(sorted([*model.REALISATIONS, RUNTIME_NAME]))
+        raise UnknownRealisation(f"unknown realisation {name!r}; known: {known}") from None
+    return laws.law_table(realisation)
 
 
 _LAWS_HELP = """\
@@ -94,10 +85,10 @@ def register(sub: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .laws import run_laws_command
-
-    code, text = run_laws_command(args.realisation, args.json)
-    if code != 0:
-        raise UsageError(text.strip().removeprefix("error: "))
-    sys.stdout.write(text)
+    """Print the table: JSON with sorted keys (byte-identical under every ``PYTHONHASHSEED``), or the human table."""
+    table = realisation_law_table(args.realisation)
+    if args.json:
+        sys.stdout.write(json.dumps(table, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(laws.format_law_table(table))
     return 0

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from .. import paper
 from .common import Formatter, UsageError, emit
 
 __all__ = ["register"]
@@ -39,24 +40,22 @@ def register(sub: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..paper import get_item, known_items
-
-    items = known_items()
+    items = paper.known_items()
     if args.list or args.item is None:
         if not args.list:
             raise UsageError("name an item (e.g. 5.7) or use --list")
+        listed = [(i, paper.get_item(i)) for i in items]
         if args.json:
-            sys.stdout.write(json.dumps([{"item": i, "title": get_item(i).title, "kind": get_item(i).kind,
-                                          "nature": get_item(i).nature} for i in items]) + "\n")
+            sys.stdout.write(json.dumps([{"item": i, "title": it.title, "kind": it.kind, "nature": it.nature}
+                                         for i, it in listed]) + "\n")
         else:
             width = max(len(i) for i in items)
-            for i in items:
-                it = get_item(i)
+            for i, it in listed:
                 sys.stdout.write(f"{i:<{width}}  {it.nature:<13}  {it.kind:<14}  {it.title}\n")
         return 0
     if args.item not in items:
         raise UsageError(f"unknown item {args.item!r}; known items: {', '.join(items)}")
-    it = get_item(args.item)
+    it = paper.get_item(args.item)
     verdict = it.check()
     data = verdict.to_json()
     if args.json:

@@ -1,20 +1,7 @@
-"""Audit a ContextFS database against the laws, read-only.
+"""The audit of a ContextFS database against the paper's laws: findings, and the report.
 
-:func:`read_database` opens a ContextFS SQLite file (tables ``memories`` and
-``memory_edges``, as contextfs 0.2.35 writes them) **without writing anything**:
-no journal, no ``-wal``/``-shm``, no change to the file's bytes or modification
-time.  A rollback-journal database (ContextFS's default) is opened with
-``mode=ro``, which takes only a shared read lock; a WAL database with an empty
-or absent log is opened ``immutable=1``.  It returns a coalg
-:class:`~coalg.model.store.Store` in one of two views:
-
-* ``contextfs`` — what ContextFS's own queries see: records with
-  ``deleted_at IS NULL`` (``recall``), and every edge whatever its
-  ``deleted_at`` (the edge and lineage queries never filter it);
-* ``model`` — what the paper's model says a delete leaves: live records and
-  live edges only (a soft delete read as the model's delete).
-
-:func:`audit` then lists findings, each naming the records involved:
+:func:`audit` reads a database read-only (:func:`~coalg.contextfs.database.read_database`)
+and lists findings, each naming the records involved:
 
 ========  ===================================================================
 ``L2``    a record's ancestry metadata (``evolved_from``, ``merged_from``,
@@ -31,9 +18,14 @@ or absent log is opened ``immutable=1``.  It returns a coalg
           one of them, chosen by row order
 ========  ===================================================================
 
+These are the laws of Def. 3.21 (L2, L3, L4(ii), L7) and Propositions 5.2 and
+6.3, read on data instead of on runs.  :func:`format_report` is what
+``python -m coalg audit PATH`` prints.
+
 Examples
 --------
->>> import sqlite3, tempfile, os
+>>> import tempfile, os
+>>> from coalg.contextfs import make_demo_database
 >>> path = os.path.join(tempfile.mkdtemp(), "tiny.db")
 >>> make_demo_database(path)
 >>> report = audit(path)
@@ -45,48 +37,27 @@ Examples
 
 from __future__ import annotations
 
-import json
+import bisect
 import os
-import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
-from ..errors import CoalgError
-from ..model import ANCESTRY, LINEAGE, META_KEYS, Edge, FrozenMap, Record, Relation, Store, inverse
+from ..model import ANCESTRY, LINEAGE, META_KEYS, Edge, Record, Relation, inverse
+from .database import Database, Progress, read_database
 
 __all__ = [
     "FINDING_HELP",
     "HANDLE",
-    "KNOWN_REVISIONS",
     "LAW_ORDER",
-    "VIEWS",
-    "AuditError",
-    "Database",
     "audit",
     "audit_database",
     "format_report",
-    "make_demo_database",
-    "read_database",
 ]
 
-VIEWS = ("contextfs", "model")
-KNOWN_REVISIONS = ("001", "002", "003", "004", "005", "006", "007", "008", "009")
-"""The alembic revisions of contextfs 0.2.35 (001 initial schema … 009 edge ``deleted_at``)."""
 HANDLE = 8
 """The identifier prefix the ContextFS CLI and MCP server print (``m.id[:8]``)."""
 LAW_ORDER = ("L2", "L3", "L4ii", "L7", "5.2", "6.3")
-
-_MEMORY_NEEDED = ("id", "content", "type", "namespace_id", "metadata")
-_MEMORY_KNOWN = frozenset((
-    "id", "content", "type", "tags", "summary", "namespace_id", "source_file", "source_repo", "source_tool",
-    "project", "session_id", "created_at", "updated_at", "metadata", "vector_clock", "content_hash", "deleted_at",
-    "last_modified_by", "repo_url", "repo_name", "relative_path", "structured_data", "authoritative"))
-_EDGE_NEEDED = ("from_id", "to_id", "relation")
-_EDGE_KNOWN = frozenset(("from_id", "to_id", "relation", "weight", "created_at", "created_by", "metadata",
-                         "vector_clock", "deleted_at", "last_modified_by"))
 
 FINDING_HELP: dict[str, str] = {
     "L2": "edge-record agreement: the record's ancestry metadata (evolved_from / merged_from / split_from) names "
@@ -110,231 +81,6 @@ FINDING_HELP: dict[str, str] = {
            "delete(handle) may pick another one.",
 }
 """What each finding means and how it arises (shown by ``coalg audit --help``)."""
-
-
-class AuditError(CoalgError, ValueError):
-    """The file cannot be audited (missing, not SQLite, not ContextFS, corrupt, locked, newer schema)."""
-
-
-# =========================================================================== opening read-only
-
-
-@dataclass(frozen=True)
-class Database:
-    """A ContextFS database read into a coalg store, with what the audit needs besides.
-
-    ``store`` holds the records and edges of the chosen ``view``.  ``all_rows``
-    maps every identifier in ``memories`` (deleted or not) to ``(namespace,
-    deleted)``; ``order`` lists live identifiers in rowid order (``recall``'s
-    scan order).
-    """
-
-    path: str
-    view: str
-    revision: str | None
-    store: Store
-    all_rows: Mapping[str, tuple[str, bool]]
-    order: tuple[str, ...]
-    edge_deleted: frozenset[Edge]
-
-
-def _columns(conn: sqlite3.Connection, table: str) -> dict[str, tuple[bool, bool]]:
-    """name → (NOT NULL, has default) for each column of ``table``."""
-    return {row[1]: (bool(row[3]), row[4] is not None or bool(row[5]))
-            for row in conn.execute(f"PRAGMA table_info({table})")}
-
-
-def _open(path: str) -> sqlite3.Connection:
-    p = Path(path)
-    if not p.exists():
-        raise AuditError(f"{path}: no such file")
-    if p.is_dir():
-        raise AuditError(f"{path}: is a directory, not a database file")
-    try:
-        with open(p, "rb") as f:
-            header = f.read(100)
-    except OSError as e:
-        raise AuditError(f"{path}: cannot read: {e.strerror or e}") from None
-    if len(header) == 0:
-        raise AuditError(f"{path}: empty file, not a SQLite database")
-    if not header.startswith(b"SQLite format 3\x00"):
-        raise AuditError(f"{path}: not a SQLite database (no 'SQLite format 3' header)")
-    if len(header) < 100:
-        raise AuditError(f"{path}: corrupt SQLite database (truncated header)")
-    wal = header[18] == 2 or header[19] == 2
-    uri = p.resolve().as_uri()
-    if wal:
-        log = Path(str(p) + "-wal")
-        if log.exists() and log.stat().st_size > 0:
-            raise AuditError(f"{path}: its write-ahead log ({log.name}) holds transactions not yet in the database "
-                             "file; a read-only audit would miss them. Close every ContextFS process (or "
-                             "checkpoint the log) and audit again.")
-        uri += "?mode=ro&immutable=1"
-    else:
-        journal = Path(str(p) + "-journal")
-        if journal.exists() and journal.stat().st_size > 0:  # a hot (or possibly hot) rollback journal
-            raise AuditError(f"{path}: a rollback journal ({p.name}-journal) is present: a write is in progress "
-                             "or was interrupted. A read-only audit cannot recover it; let ContextFS finish (or "
-                             "open the database once with ContextFS) and audit again.")
-        uri += "?mode=ro"
-    try:
-        conn = sqlite3.connect(uri, uri=True, timeout=0.25, isolation_level=None)
-    except sqlite3.Error as e:
-        raise AuditError(f"{path}: cannot open read-only: {e}") from None
-    try:
-        conn.execute("BEGIN")  # hold a shared lock: one consistent snapshot for the whole read
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.OperationalError as e:
-        conn.close()
-        if "locked" in str(e) or "busy" in str(e):
-            raise AuditError(f"{path}: the database is locked by another connection (a write is in progress); "
-                             "audit again when it is done") from None
-        raise AuditError(f"{path}: cannot read: {e}") from None
-    except sqlite3.DatabaseError as e:
-        conn.close()
-        raise AuditError(f"{path}: corrupt or not a database: {e}") from None
-    return conn
-
-
-def _check_schema(conn: sqlite3.Connection, path: str) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
-    tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    missing = [t for t in ("memories", "memory_edges") if t not in tables]
-    if missing:
-        raise AuditError(f"{path}: not a ContextFS database: no table {' or '.join(missing)} "
-                         f"(tables: {', '.join(sorted(tables)[:8]) or 'none'})")
-    revision = None
-    if "alembic_version" in tables:
-        revs = [str(r) for (r,) in conn.execute("SELECT version_num FROM alembic_version")]
-        if revs:
-            revision = revs[0]
-            if revision not in KNOWN_REVISIONS:
-                raise AuditError(f"{path}: written by a newer or unknown ContextFS schema (alembic revision "
-                                 f"{revision!r}; this audit knows contextfs 0.2.35's revisions "
-                                 f"{KNOWN_REVISIONS[0]}–{KNOWN_REVISIONS[-1]})")
-    mem, edg = _columns(conn, "memories"), _columns(conn, "memory_edges")
-    for table, cols, needed, known in (("memories", mem, _MEMORY_NEEDED, _MEMORY_KNOWN),
-                                       ("memory_edges", edg, _EDGE_NEEDED, _EDGE_KNOWN)):
-        lack = [c for c in needed if c not in cols]
-        if lack:
-            raise AuditError(f"{path}: not a ContextFS database: table {table} has no column {', '.join(lack)}")
-        unknown = sorted(c for c, (notnull, default) in cols.items() if c not in known and notnull and not default)
-        if unknown:
-            raise AuditError(f"{path}: written by a newer ContextFS schema: table {table} requires column(s) "
-                             f"{', '.join(unknown)} that contextfs 0.2.35 does not have")
-    return revision, mem, edg
-
-
-# =========================================================================== reading
-
-
-def _json(text: Any, default: Any) -> Any:
-    if text is None or text == "":
-        return default
-    try:
-        return json.loads(text)
-    except (TypeError, ValueError):
-        return default
-
-
-class _Progress:
-    """A one-line progress bar on a stream (updated at most ~50 times per phase)."""
-
-    def __init__(self, stream: TextIO | None) -> None:
-        self.stream = stream
-
-    def phase(self, name: str, total: int) -> Callable[[int], None]:
-        if self.stream is None or total <= 0:
-            return lambda k: None
-        step = max(1, total // 50)
-        stream = self.stream
-
-        def update(k: int) -> None:
-            if k % step and k != total:
-                return
-            width = 30
-            done = int(width * k / total)
-            stream.write(f"\raudit: {name:<16} [{'#' * done}{'.' * (width - done)}] {k}/{total}")
-            if k == total:
-                stream.write("\n")
-            stream.flush()
-
-        return update
-
-
-def read_database(path: str | os.PathLike[str], view: str = "contextfs", *,
-                  progress: TextIO | None = None) -> Database:
-    """Read a ContextFS database read-only into a coalg store (see the module docstring for the views).
-
-    Raises :class:`AuditError` with one clear sentence when the file cannot be
-    audited: missing, a directory, not SQLite, corrupt, locked by a writer, not a
-    ContextFS database, or written by a newer schema.
-    """
-    if view not in VIEWS:
-        raise AuditError(f"unknown view {view!r}; known: {', '.join(VIEWS)}")
-    path = os.fspath(path)
-    conn = _open(path)
-    bar = _Progress(progress)
-    try:
-        revision, mem, edg = _check_schema(conn, path)
-        has_del = "deleted_at" in mem
-        has_edge_del = "deleted_at" in edg
-        cols = ", ".join(c if c in mem else f"NULL AS {c}" for c in
-                         ("id", "content", "type", "tags", "summary", "namespace_id", "metadata", "deleted_at"))
-        n_rows = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
-        tick = bar.phase("reading records", n_rows)
-        records: dict[str, Record] = {}
-        all_rows: dict[str, tuple[str, bool]] = {}
-        order: list[str] = []
-        for k, (i, content, ty, tags, summary, ns, meta, deleted) in enumerate(
-                conn.execute(f"SELECT {cols} FROM memories ORDER BY rowid"), start=1):
-            i, ns = str(i), str(ns)
-            gone = has_del and deleted is not None
-            all_rows[i] = (ns, gone)
-            if not gone:
-                order.append(i)
-                m = _json(meta, {})
-                t = _json(tags, [])
-                records[i] = Record(
-                    content=content if isinstance(content, str) else str(content), type=str(ty), namespace=ns,
-                    tags=frozenset(str(x) for x in t) if isinstance(t, list) else frozenset(),
-                    summary=summary if isinstance(summary, str) else None,
-                    metadata=_safe_meta(m),
-                )
-            tick(k)
-        n_edges = conn.execute("SELECT count(*) FROM memory_edges").fetchone()[0]
-        tick = bar.phase("reading edges", n_edges)
-        edel = "deleted_at" if has_edge_del else "NULL"
-        edges: set[Edge] = set()
-        edge_deleted: set[Edge] = set()
-        labels = {r.value: r for r in Relation}
-        for k, (src, rel, dst, deleted) in enumerate(
-                conn.execute(f"SELECT from_id, relation, to_id, {edel} FROM memory_edges"), start=1):
-            tick(k)
-            r = labels.get(rel)
-            if r is None:
-                continue  # a label outside EdgeRelation: not a lineage edge of the model
-            e = Edge(str(src), r, str(dst))
-            if deleted is not None:
-                edge_deleted.add(e)
-                if view == "model":
-                    continue
-            edges.add(e)
-        conn.execute("COMMIT")
-    except sqlite3.DatabaseError as e:
-        raise AuditError(f"{path}: corrupt database: {e}") from None
-    finally:
-        conn.close()
-    store = Store._trusted(Store.of(records).records, frozenset(edges))  # type: ignore[arg-type]
-    return Database(path, view, revision, store, all_rows, tuple(order), frozenset(edge_deleted))
-
-
-def _safe_meta(m: Any) -> FrozenMap:
-    if not isinstance(m, dict):
-        return FrozenMap()
-    try:
-        return FrozenMap(m)
-    except TypeError:
-        return FrozenMap({k: v for k, v in m.items() if isinstance(v, (str, int, float, bool, list, dict))})
 
 
 # =========================================================================== findings
@@ -366,7 +112,7 @@ def audit_database(db: Database, *, progress: TextIO | None = None) -> list[dict
     s = db.store
     recs = s.records
     out: list[dict[str, Any]] = []
-    tick = _Progress(progress).phase("checking", len(recs) + len(s.edges))
+    tick = Progress(progress).phase("checking", len(recs) + len(s.edges))
     n = 0
     by_source: dict[str, dict[Relation, set[str]]] = defaultdict(lambda: defaultdict(set))
     for e in s.edges:
@@ -450,8 +196,6 @@ def _prefix_owners(candidates: Iterable[str], rows: Mapping[str, Any]) -> dict[s
         return {}
     ids = sorted(rows, key=str.lower)
     lowered = [x.lower() for x in ids]
-    import bisect
-
     out = {}
     for c in cands:
         lc = c.lower()
@@ -520,45 +264,3 @@ def format_report(report: Mapping[str, Any], *, limit: int | None = 50) -> str:
     lines.append("")
     lines.append("what each finding means: coalg audit --help")
     return "\n".join(lines) + "\n"
-
-
-# =========================================================================== a tiny demo database
-
-
-_SCHEMA = """
-CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num));
-CREATE TABLE memories (id TEXT NOT NULL, content TEXT NOT NULL, type TEXT NOT NULL, tags TEXT, summary TEXT,
-  namespace_id TEXT NOT NULL, source_file TEXT, source_repo TEXT, source_tool TEXT, project TEXT, session_id TEXT,
-  created_at TEXT NOT NULL, updated_at TEXT NOT NULL, metadata TEXT, vector_clock TEXT, content_hash TEXT,
-  deleted_at TEXT, last_modified_by TEXT, repo_url TEXT, repo_name TEXT, relative_path TEXT, structured_data TEXT,
-  authoritative INTEGER DEFAULT 0, PRIMARY KEY (id));
-CREATE INDEX idx_memories_deleted_at ON memories (deleted_at);
-CREATE INDEX idx_memories_namespace ON memories (namespace_id);
-CREATE TABLE memory_edges (from_id TEXT NOT NULL, to_id TEXT NOT NULL, relation TEXT NOT NULL,
-  weight FLOAT DEFAULT '1.0' NOT NULL, created_at TEXT NOT NULL, created_by TEXT, metadata TEXT, vector_clock TEXT,
-  deleted_at TEXT, last_modified_by TEXT, PRIMARY KEY (from_id, to_id, relation));
-CREATE INDEX idx_edges_from_id ON memory_edges (from_id);
-CREATE INDEX idx_edges_to_id ON memory_edges (to_id);
-"""
-"""The tables of contextfs 0.2.35 the audit reads (as its migrations 001–009 leave them), for fixtures
-and benchmarks that must not depend on the package."""
-
-
-def make_demo_database(path: str | os.PathLike[str]) -> None:
-    """Write a two-record ContextFS-schema database with one prefix-evolve (tests and docs)."""
-    conn = sqlite3.connect(os.fspath(path))
-    try:
-        conn.executescript(_SCHEMA)
-        conn.execute("INSERT INTO alembic_version VALUES ('009')")
-        t = "2026-01-01T00:00:00"
-        conn.executemany(
-            "INSERT INTO memories (id, content, type, tags, namespace_id, created_at, updated_at, metadata) "
-            "VALUES (?, ?, 'fact', '[]', 'global', ?, ?, ?)",
-            [("ab12cd34-001", "v1", t, t, "{}"),
-             ("ab12cd34-002", "v2", t, t, json.dumps({"evolved_from": "ab12cd34"}))])
-        conn.executemany(
-            "INSERT INTO memory_edges (from_id, to_id, relation, created_at, metadata) VALUES (?, ?, ?, ?, '{}')",
-            [("ab12cd34-002", "ab12cd34", "evolved_from", t), ("ab12cd34", "ab12cd34-002", "evolved_into", t)])
-        conn.commit()
-    finally:
-        conn.close()

@@ -3,7 +3,10 @@
 A letter is ``{"op": kind, ...arguments}`` (a record argument is the record
 object of :mod:`coalg.model.jsonio`); a call adds its allocation and faults;
 an output of the store coalgebra is ``{"out": kind, ...}``.  Reading
-validates every argument and names the JSON path of what is wrong.
+validates every argument and names the JSON path of what is wrong; the
+values are first held to the limits of :mod:`coalg.model.jsoncheck` (depth,
+number size, finite numbers, valid Unicode), and every error is a
+:class:`~coalg.model.jsoncheck.JsonInputError`.
 
 >>> from coalg.model.alphabet import Evolve
 >>> letter_to_json(Evolve("id0001", "y"))
@@ -17,23 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .alphabet import (
-    Allocation,
-    Call,
-    Delete,
-    Evolve,
-    Letter,
-    Link,
-    Merge,
-    Recall,
-    RecallPrefix,
-    Save,
-    SaveAt,
-    Split,
-    Supersede,
-)
+from . import alphabet as A
+from .alphabet import Allocation, Call, Letter
 from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Wrote
-from .jsoncheck import ReadContext, expect_str, opt_int, relation_from_json, type_name
+from .jsoncheck import ReadContext, check_value, expect_str, opt_int, relation_from_json, type_name
 from .jsonio import edge_to_json, record_from_json, record_to_json
 from .records import Record, Relation
 from .theta import Theta
@@ -49,6 +39,14 @@ __all__ = [
 ]
 
 
+def _checked(obj: Any, where: str, source: str) -> ReadContext:
+    """The context for reading ``obj``, once ``obj`` is within the JSON limits."""
+    ctx = ReadContext(source)
+    check_value(obj, where, ctx)
+    ctx.checked = True
+    return ctx
+
+
 def theta_to_json(theta: Theta) -> dict[str, Any]:
     """θ as a JSON object."""
     return theta.as_dict()
@@ -56,7 +54,7 @@ def theta_to_json(theta: Theta) -> dict[str, Any]:
 
 def theta_from_json(obj: Any) -> Theta:
     """θ from its JSON object, validated."""
-    ctx = ReadContext("<theta>")
+    ctx = _checked(obj, "theta", "<theta>")
     if not isinstance(obj, dict):
         raise ctx.fail("theta", "expected an object")
     unknown = sorted(set(obj) - {"type_priority", "id_priority", "descending"})
@@ -94,15 +92,15 @@ def letter_to_json(a: Letter) -> dict[str, Any]:
 
 
 _LETTERS: Mapping[str, type[Letter]] = {
-    "save": Save, "save_at": SaveAt, "recall": Recall, "recall_prefix": RecallPrefix,
-    "delete": Delete, "evolve": Evolve, "merge": Merge, "split": Split,
-    "supersede": Supersede, "link": Link,
+    "save": A.Save, "save_at": A.SaveAt, "recall": A.Recall, "recall_prefix": A.RecallPrefix,
+    "delete": A.Delete, "evolve": A.Evolve, "merge": A.Merge, "split": A.Split,
+    "supersede": A.Supersede, "link": A.Link,
 }
 
 
 def letter_from_json(obj: Any, where: str = "letter", source: str = "<string>") -> Letter:
     """Parse a letter written by :func:`letter_to_json`, validating its arguments."""
-    ctx = ReadContext(source)
+    ctx = _checked(obj, where, source)
     if not isinstance(obj, dict) or not isinstance(obj.get("op"), str):
         raise ctx.fail(where, "expected an object with a string field 'op'")
     cls = _LETTERS.get(obj["op"])
@@ -129,7 +127,7 @@ def letter_from_json(obj: Any, where: str = "letter", source: str = "<string>") 
         elif k == "valid_time":
             v = opt_int(v, f"{where}.{k}", ctx)
         else:
-            optional = k in ("summary", "type", "namespace") or (k == "content" and cls is Merge)
+            optional = k in ("summary", "type", "namespace") or (k == "content" and cls is A.Merge)
             v = expect_str(v, f"{where}.{k}", ctx, optional=optional)
         kwargs[k] = v
     try:
@@ -149,7 +147,7 @@ def call_to_json(c: Call) -> dict[str, Any]:
 
 def call_from_json(obj: Any, where: str = "call", source: str = "<string>") -> Call:
     """Parse a call written by :func:`call_to_json`, validating every field."""
-    ctx = ReadContext(source)
+    ctx = _checked(obj, where, source)
     if not isinstance(obj, dict):
         raise ctx.fail(where, "expected an object")
     unknown = sorted(set(obj) - {"letter", "allocation", "faults"})

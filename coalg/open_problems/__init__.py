@@ -4,24 +4,25 @@ Each open problem names a criterion for resolution.  For each, this package
 gives a proposal (a coalg function or realisation), a stated law, the evidence
 that the proposal satisfies it, and a counterexample for each rejected
 alternative.  ``python -m coalg witness OP1`` … ``OP6`` runs :func:`check_op1` …
-:func:`check_op6`; the tests are ``tests/test_open_problems.py``.
+:func:`check_op6`; the tests are ``tests/open_problems/test_open_problems.py``.
 
-=====  ===========================================  ===========================================
-item   proposal                                     module
-=====  ===========================================  ===========================================
-OP1    merged valid time = latest source valid time  :mod:`~coalg.open_problems.op1`
-OP2    order-blind merge, provenance = edges         :mod:`~coalg.open_problems.op2`
-OP3    reconcile metadata and edges (L2, L3)         :mod:`~coalg.open_problems.op3`
-OP4    namespace-scoped resolution (frame property)  :mod:`~coalg.open_problems.op4`
-OP5    lineage graph → consistent timelines          :mod:`~coalg.open_problems.op5`
-OP6    tombstone deletion (shape-stable, erasing)    :mod:`~coalg.open_problems.op6`
-=====  ===========================================  ===========================================
+====  ============================================  ===============================
+item  proposal                                      module
+====  ============================================  ===============================
+OP1   merged valid time = latest source valid time  :mod:`~coalg.open_problems.op1`
+OP2   order-blind merge, provenance = edges         :mod:`~coalg.open_problems.op2`
+OP3   reconcile metadata and edges (L2, L3)         :mod:`~coalg.open_problems.op3`
+OP4   namespace-scoped resolution (frame property)  :mod:`~coalg.open_problems.op4`
+OP5   lineage graph → consistent timelines          :mod:`~coalg.open_problems.op5`
+OP6   tombstone deletion (shape-stable, erasing)    :mod:`~coalg.open_problems.op6`
+====  ============================================  ===============================
 
-OP1 and OP2 together are one realisation, :data:`PROPOSED` (REPAIRED with the
-proposed merge).  Every verdict is of kind ``property`` and nature ``proposal``:
-``holds`` says that the proposal satisfied its law everywhere explored *and*
-that every rejected alternative's counterexample was exhibited; the witness
-carries both.
+OP3's procedure on a ContextFS database file is
+:mod:`~coalg.open_problems.op3_database`.  OP1 and OP2 together are one
+realisation, :data:`PROPOSED` (REPAIRED with the proposed merge).  Every
+verdict is of kind ``property`` and nature ``proposal``: ``holds`` says that
+the proposal satisfied its law everywhere explored *and* that every rejected
+alternative's counterexample was exhibited; the witness carries both.
 
 >>> v = check_op2()
 >>> v.item, v.kind, v.holds, sorted(v.witness["rejected"])
@@ -34,7 +35,8 @@ from typing import Any
 
 from ..paper import Verdict, paper_item
 from . import op1, op2, op3, op4, op5, op6
-from .op3 import reconcile, reconcile_database
+from .op3 import reconcile
+from .op3_database import reconcile_database
 from .op4 import scoped
 from .op5 import timelines
 from .op6 import SOFT_DELETE

@@ -28,7 +28,7 @@ that only the metadata backs is classified, in this order:
    ``ambiguous`` (several labels, or a parent that no longer exists): dropped.
 
 Then every edge gets its inverse, and each ancestry key whose set disagrees with
-the edges is rewritten from them (:func:`coalg.model.repaired.derived_metadata`); a
+the edges is rewritten from them (:func:`coalg.model.repair_rules.derived_metadata`); a
 key that agrees keeps its stored value, so ``merged_from``'s argument order
 survives where it is right.
 
@@ -49,10 +49,10 @@ merge that never happened.  Merge faults are where no policy can be sure: when
 a merge's source is also an ancestor of another source, inheritance and a lost
 edge look the same, and the policy drops (R3 before R6).
 
-:func:`reconcile_database` runs the procedure on a ContextFS SQLite file and
-writes a *new* file; the original is opened read-only and never written.
+:func:`~coalg.open_problems.op3_database.reconcile_database` runs the procedure
+on a ContextFS SQLite file and writes a *new* file; the original is opened
+read-only and never written.
 
->>> from coalg.model.records import Relation as R
 >>> s = Store.of({"p": Record("P"), "c": Record("C", metadata={"evolved_from": "p"})})   # Witness A
 >>> out, rep = reconcile(s)
 >>> sorted(map(str, out.edges)), rep.recovered
@@ -61,30 +61,23 @@ writes a *new* file; the original is opened read-only and never written.
 
 from __future__ import annotations
 
-import json
 import random
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..model import (
     ANCESTRY,
+    CONTEXTFS,
     META_KEYS,
     Allocation,
     Call,
-    Delete,
     Edge,
-    Evolve,
     FrozenMap,
     Id,
     Letter,
-    Merge,
-    Oracle,
     Record,
     Relation,
-    Save,
     Store,
     derived_metadata,
     inverse,
@@ -93,7 +86,8 @@ from ..model import (
     step,
     store_to_json,
 )
-from ._common import random_word
+from ..model import alphabet as A
+from ._common import evidence, random_word
 
 __all__ = [
     "Report",
@@ -102,7 +96,6 @@ __all__ = [
     "l2_violations",
     "metadata_facts",
     "reconcile",
-    "reconcile_database",
     "reconcile_edges_only",
     "reconcile_union",
     "verdict",
@@ -282,10 +275,8 @@ def faithful_and_recovers(calls: Sequence[Call], fault_at: int | None, fault: in
 
 def contextfs_calls(rng: random.Random, n: int) -> list[Call]:
     """A random fault-free ContextFS fragment run from ∅, as replayable calls."""
-    from ..model import CONTEXTFS
-
     word = random_word(CONTEXTFS, rng, n, valid_times=False, namespaces=("global",))
-    oracle, s, calls = Oracle(), Store(), []
+    oracle, s, calls = A.Oracle(), Store(), []
     for a in word:
         xi = oracle.allocate(s, a)
         _, s = step(s, a, xi)
@@ -305,14 +296,14 @@ def witness_stores() -> dict[str, Store]:
     * ambiguity: ``merge(id0003, id0002)`` where ``id0003 = merge(id0001, id0002)``, and the
       write of the edge to ``id0002`` fails — inheritance and a lost edge look alike.
     """
-    base: list[Letter] = [Save(Record("a")), Save(Record("b"))]
+    base: list[Letter] = [A.Save(Record("a")), A.Save(Record("b"))]
     return {
-        "A_failed_edge_write": run(Store(), [*base, Call(Evolve("id0001", "a2"), Allocation(("id0003",), 3),
+        "A_failed_edge_write": run(Store(), [*base, Call(A.Evolve("id0001", "a2"), Allocation(("id0003",), 3),
                                                          frozenset({0}))]).final,
-        "B_inherited_metadata": run(Store(), [*base, Merge(("id0001", "id0002")), Evolve("id0003", "c")]).final,
-        "C_deleted_parent": run(Store(), [*base, Evolve("id0001", "a2"), Delete("id0001")]).final,
-        "merge_ambiguity": run(Store(), [*base, Merge(("id0001", "id0002")),
-                                         Call(Merge(("id0003", "id0002")), Allocation(("id0004",), 4),
+        "B_inherited_metadata": run(Store(), [*base, A.Merge(("id0001", "id0002")), A.Evolve("id0003", "c")]).final,
+        "C_deleted_parent": run(Store(), [*base, A.Evolve("id0001", "a2"), A.Delete("id0001")]).final,
+        "merge_ambiguity": run(Store(), [*base, A.Merge(("id0001", "id0002")),
+                                         Call(A.Merge(("id0003", "id0002")), Allocation(("id0004",), 4),
                                               frozenset({2}))]).final,
     }
 
@@ -334,7 +325,7 @@ def verdict(runs: int = 80, seed: int = 93) -> tuple[bool, int, dict[str, Any], 
         if "R6_recovers" in res:
             r6_tried += 1
             r6_ok += res["R6_recovers"]
-        merges = [k for k, c in enumerate(calls) if isinstance(c.letter, Merge)]
+        merges = [k for k, c in enumerate(calls) if isinstance(c.letter, A.Merge)]
         if merges:  # merge faults: reported, not required (the ambiguity of the module docstring)
             k = rng.choice(merges)
             got = faithful_and_recovers(calls, k, rng.randrange(2 * len(set(calls[k].letter.ids))))  # type: ignore[union-attr]
@@ -373,99 +364,8 @@ def verdict(runs: int = 80, seed: int = 93) -> tuple[bool, int, dict[str, Any], 
         "explored": {"runs": explored, "single_fault_recoveries": f"{r6_ok}/{r6_tried}",
                      "merge_fault_recoveries": f"{m_ok}/{m_tried}"},
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 3 (proposal): reconcile() outputs a store satisfying L2 and L3, is idempotent, "
                f"conservative and a no-op on agreeing stores, keeps fault-free ContextFS runs' edges and recovered "
                f"{r6_ok}/{r6_tried} single evolve/split edge faults on {explored} random runs; 'edges only' loses "
                "Witness A's parent, 'union' turns Witness B's inherited merged_from into a merge that never happened.")
-    return holds, explored, witness, summary
-
-
-# =========================================================================== the database
-
-
-def _read(conn: sqlite3.Connection) -> tuple[Store, dict[Id, Any]]:
-    recs: dict[Id, Record] = {}
-    raw: dict[Id, Any] = {}
-    for i, meta in conn.execute("SELECT id, metadata FROM memories WHERE deleted_at IS NULL"):
-        try:
-            m = json.loads(meta) if meta else {}
-        except (json.JSONDecodeError, TypeError):
-            m = {}
-        if not isinstance(m, dict):
-            m = {}
-        raw[str(i)] = m
-        recs[str(i)] = Record("", metadata=FrozenMap(_ancestry_only(m)))
-    edges = []
-    for src, rel, dst in conn.execute("SELECT from_id, relation, to_id FROM memory_edges"):
-        try:
-            edges.append(Edge(str(src), Relation(rel), str(dst)))
-        except ValueError:
-            continue
-    return Store.of(recs, edges), raw
-
-
-def _ancestry_only(m: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key in META_KEYS.values():
-        v = m.get(key)
-        if isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v)):
-            out[key] = v
-    return out
-
-
-def reconcile_database(src: str | Path, dst: str | Path, *, now: str = "1970-01-01T00:00:00+00:00") -> Report:
-    """Reconcile a ContextFS SQLite database into a new file ``dst``; ``src`` is opened read-only.
-
-    The copy is made with SQLite's backup API from a ``mode=ro`` connection, so
-    the original file is never written.  In the copy, recovered and inverse edges
-    are inserted (``created_by = 'coalg-reconcile'``, ``created_at = now``), and
-    every live record whose ancestry keys disagree with its edges gets them
-    rewritten in its ``metadata`` JSON (other keys untouched).  Soft-deleted rows
-    count as missing records, as ``recall`` sees them; their rows are not changed.
-
-    Raises ``FileExistsError`` if ``dst`` exists, and refuses ``dst == src``.
-    """
-    src, dst = Path(src), Path(dst)
-    if dst.exists():
-        raise FileExistsError(f"{dst} exists; reconcile_database writes a new file")
-    if dst.resolve() == src.resolve():
-        raise ValueError("the destination must differ from the source")
-    if not src.is_file():
-        raise FileNotFoundError(src)
-    ro = sqlite3.connect(f"file:{src}?mode=ro", uri=True)
-    try:
-        out = sqlite3.connect(dst)
-        try:
-            ro.backup(out)
-        finally:
-            out.close()
-    finally:
-        ro.close()
-    conn = sqlite3.connect(dst)
-    try:
-        s, raw = _read(conn)
-        fixed, rep = reconcile(s)
-        new_edges = sorted(fixed.edges - s.edges)
-        conn.executemany(
-            "INSERT OR IGNORE INTO memory_edges (from_id, to_id, relation, weight, created_at, created_by, metadata) "
-            "VALUES (?, ?, ?, 1.0, ?, 'coalg-reconcile', '{}')",
-            [(e.source, e.target, e.relation.value, now) for e in new_edges])
-        for i in sorted({i for i, _ in rep.metadata_rewritten}):
-            meta = dict(raw[i])
-            for key in META_KEYS.values():
-                meta.pop(key, None)
-            meta.update(thaw_meta(fixed.records[i].metadata))
-            conn.execute("UPDATE memories SET metadata = ? WHERE id = ?", (json.dumps(meta, sort_keys=True), i))
-        conn.commit()
-    finally:
-        conn.close()
-    return rep
-
-
-def thaw_meta(m: FrozenMap) -> dict[str, Any]:
-    """The ancestry keys of reconciled metadata as JSON values (lists for tuples)."""
-    from ..model import thaw
-
-    return {k: thaw(v) for k, v in m.items() if k in META_KEYS.values()}
+    return evidence(holds, explored, witness, failure, summary)

@@ -1,13 +1,15 @@
-"""Verdicts and the registry of executable paper items.
+"""Verdicts, and the decorator that makes a function the witness of a numbered item.
 
 Every law clause and every numbered result of the paper that the library makes
 executable returns a :class:`Verdict`: does it hold, what was explored, and —
 when it fails, or when the result is itself a counterexample — a replayable
 witness as JSON-ready data.
 
-Items register themselves with :func:`paper_item`; ``python -m coalg witness
-ITEM`` and the traceability table read the registry.  Each item says which
-*kind of claim* it is, the distinction the paper draws (its §1.3):
+A function becomes the witness of an item with :func:`paper_item`, which checks
+the decoration against the item's row in :mod:`coalg.paper.items` (the one table
+of numbered items) and marks the function; :mod:`coalg.paper.registry` finds
+it through the row's ``function`` path.  Each item says which *kind of claim*
+it is, the distinction the paper draws (its §1.3):
 
 * ``theorem`` — proved from the definitions; checked here by property tests;
 * ``instantiation`` — a reading of the ContextFS source at a93035d, checked on
@@ -21,15 +23,17 @@ ITEM`` and the traceability table read the registry.  Each item says which
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-__all__ = ["Verdict", "PaperItem", "paper_item", "ITEMS", "known_items", "get_item", "run_item", "ITEM_MODULES"]
+from .items import Kind, Nature, numbered
 
-Kind = Literal["counterexample", "property"]
-Nature = Literal["theorem", "instantiation", "runtime", "definition", "proposal"]
+__all__ = ["Kind", "Nature", "Verdict", "paper_item", "marked_item"]
+
+Check = Callable[[], "Verdict"]
+
+_MARK = "__paper_item__"
 
 
 @dataclass(frozen=True)
@@ -56,73 +60,40 @@ class Verdict:
         }
 
 
-@dataclass(frozen=True)
-class PaperItem:
-    """A numbered item of the paper (or an open problem) and the function that checks it."""
+def paper_item(
+    item: str, title: str | None = None, *, kind: Kind | None = None, nature: Nature | None = None
+) -> Callable[[Check], Check]:
+    """Decorator: ``check`` is the witness of paper item ``item`` (a row of :mod:`coalg.paper.items`).
 
-    item: str
-    title: str
-    kind: Kind
-    nature: Nature
-    check: Callable[[], Verdict]
-    module: str
+    ``title``, ``kind`` and ``nature``, when given, must be those of the row: a
+    decoration that disagrees with the table raises ``ValueError`` at import,
+    naming the field.  The function is returned unchanged, marked with its item.
 
-    @property
-    def function(self) -> str:
-        return f"{self.module}.{self.check.__name__}"
+    >>> @paper_item("5.7", "Ancestry is stable", kind="property", nature="theorem")
+    ... def check() -> Verdict:
+    ...     return Verdict("5.7", "property", True, 0)
+    >>> marked_item(check)
+    '5.7'
+    >>> paper_item("5.7", kind="counterexample")       # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: paper item '5.7': kind is 'property' in coalg.paper.items, not 'counterexample'
+    """
+    row = numbered(item)
+    if row.kind is None:
+        raise ValueError(f"paper item {item!r} has no witness in coalg.paper.items (it is a {row.nature})")
+    for name, given, want in (("title", title, row.title), ("kind", kind, row.kind), ("nature", nature, row.nature)):
+        if given is not None and given != want:
+            raise ValueError(f"paper item {item!r}: {name} is {want!r} in coalg.paper.items, not {given!r}")
 
-
-ITEMS: dict[str, PaperItem] = {}
-
-ITEM_MODULES = (
-    "coalg.laws.results",
-    "coalg.bitemporal.checks",
-    "coalg.composition.checks",
-    "coalg.open_problems",
-    "coalg.contextfs.runtime",
-)
-"""Modules whose import registers paper items; absent ones are skipped."""
-
-
-def paper_item(item: str, title: str, *, kind: Kind, nature: Nature) -> Callable[[Callable[[], Verdict]], Callable[[], Verdict]]:
-    """Decorator: register ``check`` as the executable counterpart of paper item ``item``."""
-
-    def deco(check: Callable[[], Verdict]) -> Callable[[], Verdict]:
-        ITEMS[item] = PaperItem(item, title, kind, nature, check, check.__module__)
+    def mark(check: Check) -> Check:
+        setattr(check, _MARK, item)
         return check
 
-    return deco
+    return mark
 
 
-def _load() -> None:
-    for name in ITEM_MODULES:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-
-
-def _sort_key(item: str) -> tuple[int, tuple[int, ...], str]:
-    parts = item.split(".")
-    if all(p.isdigit() for p in parts):
-        return (0, tuple(int(p) for p in parts), "")
-    return (1, (), item)
-
-
-def known_items() -> list[str]:
-    """Every registered item, in paper order (numbers first, then OP1…OP6)."""
-    _load()
-    return sorted(ITEMS, key=_sort_key)
-
-
-def get_item(item: str) -> PaperItem:
-    _load()
-    if item not in ITEMS:
-        raise KeyError(item)
-    return ITEMS[item]
-
-
-def run_item(item: str) -> Verdict:
-    """Run the check of ``item``."""
-    return get_item(item).check()
+def marked_item(check: object) -> str | None:
+    """The item ``check`` was decorated as the witness of by :func:`paper_item`, or ``None``."""
+    item = getattr(check, _MARK, None)
+    return item if isinstance(item, str) else None

@@ -1,0 +1,161 @@
+"""A clause of the laws as data, and the one function that checks any clause on any realisation.
+
+Each law clause L1–L7 of Definition 3.21 and schema clause S1–S4 of
+Definition 3.23 is a :class:`Clause`: its step predicate, the alphabet and fault
+reading it is searched under, the sentence saying which form is checked, and
+what one explored case is.  The family modules (:mod:`coalg.laws.monotonicity`,
+… :mod:`coalg.laws.schema`) each declare their clauses; :mod:`coalg.laws.table`
+lists them in the paper's order.  :func:`check` runs any clause through the
+search of :mod:`coalg.laws.search`; :func:`checker` derives the entry point
+``check_<key>`` of a clause.  A clause's title, kind and place in the paper
+come from the one table of numbered items, :mod:`coalg.paper.items`
+(:attr:`Clause.info`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..model import Realisation
+from ..paper import Verdict, numbered
+from .exploration import Transition
+from .search import RANDOM_RUNS, Violation, search, verdict_of
+from .seeds import Start
+
+__all__ = ["Clause", "ClauseCheck", "ClauseInfo", "check", "checker", "fault_reading"]
+
+
+@dataclass(frozen=True)
+class ClauseInfo:
+    """What a clause says, which kind of claim its ContextFS verdict is, and where the paper settles it.
+
+    ``kind`` is ``"theorem"`` when the positive verdict follows from the derivation
+    schema alone (so it holds for every schema realisation) and ``"instantiation"``
+    when it depends on reading a particular realisation's code.
+    """
+
+    key: str
+    title: str
+    kind: str
+    result: str
+    repair: str
+
+
+def fault_reading(faults: bool) -> str:
+    """The sentence a verdict's ``reading`` uses for its fault setting."""
+    return ("every call is also run with each single failing edge write (faults exercise atomicity)"
+            if faults else "edge writes succeed (the fault-free reading)")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause, as the search checks it.
+
+    ``step`` is the predicate at one transition (how many cases, the violation if
+    any); ``at_start`` also judges each seed store (for invariants of stores).
+    ``reading`` says which form is checked (``{faults}`` becomes
+    :func:`fault_reading`, ``{alphabet}`` the alphabet), ``holds`` what a
+    positive verdict found (``{n}`` becomes the count).  ``faults`` is the fault
+    setting: ``None`` reads the realisation — the fault-free reading for one whose
+    edge writes can fail on their own (ContextFS, the paper's reading), every
+    single failing edge write otherwise (REPAIRED: atomicity is exercised);
+    ``fault_choice`` lets a caller choose.  ``details`` adds data to the verdict;
+    a clause whose cases are not transitions brings its own ``search`` (L6).
+    """
+
+    key: str
+    statement: str
+    explored: str
+    reading: str
+    holds: str
+    step: Callable[[Realisation, Transition], tuple[int, Violation | None]] | None = None
+    random_seed: int = 0
+    alphabet: str = "fragment"
+    faults: bool | None = False
+    fault_choice: bool = False
+    max_len: int = 2
+    at_start: Callable[[Realisation, Start], Violation | None] | None = None
+    details: Callable[[Realisation, bool], dict[str, Any]] | None = None
+    search: Callable[[Realisation, int, int, int], Verdict] | None = None
+
+    @property
+    def info(self) -> ClauseInfo:
+        """Title, kind, result and repair, read from the clause's row of :mod:`coalg.paper.items`."""
+        row = numbered(self.key)
+        assert row.table2 is not None, f"{self.key} has no Table 2 entry"
+        return ClauseInfo(self.key, row.table2.title, row.nature, row.table2.result, row.table2.repair)
+
+    def docstring(self) -> str:
+        """The documentation of ``check_<key>``: the statement, then the parameters."""
+        default = ("reads the realisation (see :class:`~coalg.laws.clause.Clause`)" if self.faults is None
+                   else f"means {self.faults}")
+        faults = (f"    Whether every single failing edge write is tried as well; ``None`` {default}."
+                  if self.fault_choice else "    Not accepted: this clause is checked without injected faults.")
+        return (f"{self.statement}\n\nParameters\n----------\nrealisation : Realisation\n"
+                "    The realisation whose step function is run.\n"
+                f"faults : bool or None\n{faults}\n"
+                f"max_len : int or None\n    Exhaustive bound on word length (default {self.max_len}; breadth "
+                "first, so witnesses are minimal).\n"
+                f"random_runs, random_seed : int\n    Seeded random walks added when the exhaustive search finds "
+                f"nothing (default seed {self.random_seed}).\n\n"
+                f"Returns\n-------\nVerdict\n    ``explored`` counts {self.explored}; when the clause fails, "
+                "``witness`` is a replayable\n    counterexample of minimal word length.\n")
+
+
+def check(
+    clause: Clause,
+    realisation: Realisation,
+    *,
+    faults: bool | None = None,
+    max_len: int | None = None,
+    random_runs: int = RANDOM_RUNS,
+    random_seed: int | None = None,
+) -> Verdict:
+    """Check ``clause`` on ``realisation``: breadth first to ``max_len``, then seeded random walks.
+
+    ``None`` keeps the clause's own fault setting, bound and random seed.  A
+    clause without ``fault_choice`` refuses ``faults``.
+    """
+    if faults is not None and not clause.fault_choice:
+        raise ValueError(f"clause {clause.key} is checked without injected faults; it takes no faults argument")
+    chosen = clause.faults if faults is None else faults
+    with_faults = (not realisation.edge_faults) if chosen is None else chosen
+    bound = clause.max_len if max_len is None else max_len
+    seed = clause.random_seed if random_seed is None else random_seed
+    if clause.search is not None:
+        return clause.search(realisation, bound, random_runs, seed)
+    step, at_start = clause.step, clause.at_start
+    assert step is not None, f"clause {clause.key} has neither a step predicate nor a search"
+    found, n = search(
+        realisation, lambda t: step(realisation, t), alphabet=clause.alphabet, faults=with_faults, max_len=bound,
+        random_runs=random_runs, random_seed=seed,
+        at_start=None if at_start is None else (lambda st: at_start(realisation, st)))
+    details = {} if clause.details is None else clause.details(realisation, with_faults)
+    return verdict_of(clause.key, realisation, found, n,
+                      reading=clause.reading.format(faults=fault_reading(with_faults), alphabet=clause.alphabet),
+                      holds_summary=clause.holds.format(n=n), details=details)
+
+
+class ClauseCheck(Protocol):
+    """The entry point ``check_<key>`` of a clause: :func:`check` with the clause fixed."""
+
+    __name__: str
+
+    def __call__(self, realisation: Realisation, *, faults: bool | None = None, max_len: int | None = None,
+                 random_runs: int = RANDOM_RUNS, random_seed: int | None = None) -> Verdict: ...
+
+
+def checker(clause: Clause, module: str) -> ClauseCheck:
+    """``check_<key>``: :func:`check` with ``clause`` fixed, documented by the clause, living in ``module``."""
+
+    def check_clause(realisation: Realisation, *, faults: bool | None = None, max_len: int | None = None,
+                     random_runs: int = RANDOM_RUNS, random_seed: int | None = None) -> Verdict:
+        return check(clause, realisation, faults=faults, max_len=max_len, random_runs=random_runs,
+                     random_seed=random_seed)
+
+    check_clause.__name__ = check_clause.__qualname__ = f"check_{clause.key}"
+    check_clause.__module__ = module
+    check_clause.__doc__ = clause.docstring()
+    return check_clause
