@@ -10,7 +10,26 @@ The house: one subpackage per concept, each with a face (its ``__init__``)
 that hands on its public names; the layers run from the bottom up, and no
 package imports one above it.
 
-==========================  =============================================:mod:`coalg.conformance`    the laws as a conformance kit for any memory layer
+==========================  ====================================================
+package                     what it holds (paper sections)
+==========================  ====================================================
+:mod:`coalg.model`          identifiers, records, stores, the alphabet, θ, the
+                            store and lineage coalgebras, the JSON format, the
+                            ContextFS and repaired realisations, presets
+                            (§3.1–§3.4, §6.2)
+:mod:`coalg.bisim`          labelled transition systems, partition refinement,
+                            distinguishing formulas, Aldebaran ``.aut`` files,
+                            bisimilarity of stores (§2.2, Def. 5.23)
+:mod:`coalg.laws`           the laws L1–L7 and schema S1–S4 checked by
+                            exploration, one module per law family with the
+                            results of §5 about it (§3.6, §3.7, §5)
+:mod:`coalg.bitemporal`     histories, valid-time observations, Theorem 5.27 and
+                            Proposition 7.1 as proofs-as-data (§3.5, §5.8, §7.1)
+:mod:`coalg.composition`    disjoint union, the frame property, prefix
+                            collisions, tenants (§6)
+:mod:`coalg.contextfs`      the released ContextFS 0.2.35 driven offline, its
+                            runtime observations, the read-only audit
+:mod:`coalg.conformance`    the laws as a conformance kit for any memory layer
                             (``coalg conform``)
 :mod:`coalg.open_problems`  the six open problems as executable proposals (§9)
 :mod:`coalg.paper`          the registry of numbered items: verdicts, the

@@ -1,6 +1,6 @@
 """Appendix C, the API reference, covers the whole library, and its links resolve the way Python does.
 
-The pages (``book/appendix-c-api.md`` and one ``book/api/<subpackage>.md`` per subpackage) are
+The pages (``book/appendix-c-api.md`` and one ``book/api/coalg.<subpackage>.md`` per subpackage) are
 generated from the docstrings by ``sphinx.ext.autodoc`` when the book is built; what they list
 is written by hand, once: one ``automodule`` per module.  These checks keep that list complete
 without building the book: every public module has exactly one entry with its members, every
@@ -56,12 +56,12 @@ def test_every_public_module_is_documented_once_with_its_members() -> None:
 
 def test_each_subpackage_has_its_page_with_its_modules() -> None:
     for page in PAGES:
-        face = f"coalg.{page.stem}"
+        face = page.stem
         names = [n for p, n, _ in _entries() if p == page.relative_to(ROOT).as_posix()]
         assert names[0] == face, f"{page.name} does not open with its face {face}"
         assert all(n.startswith(face + ".") for n in names[1:]), f"{page.name} documents another package"
     subpackages = {m for m in _public_modules() if m.count(".") == 1 and hasattr(importlib.import_module(m), "__path__")}
-    assert {f"coalg.{p.stem}" for p in PAGES} == subpackages
+    assert {p.stem for p in PAGES} == subpackages
 
 
 def test_what_a_face_defines_itself_is_listed_in_its_members() -> None:

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from .. import contextfs
-from .common import Formatter, UsageError, emit
+from .common import UsageError, emit, subcommand
 
 __all__ = ["register"]
 
@@ -42,12 +42,9 @@ stderr saying why, never a traceback).
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "differential",
-        help="differential testing: the ContextFS model against the released package on random words",
-        description=_DESCRIPTION,
-        epilog=_EPILOG,
-        formatter_class=Formatter,
+    p = subcommand(
+        sub, "differential", help="differential testing: the ContextFS model against the released package on random words",
+        description=_DESCRIPTION, epilog=_EPILOG,
     )
     p.add_argument("--words", type=int, default=300, metavar="N", help="how many random words (default 300)")
     p.add_argument("--length", type=int, default=6, metavar="L", help="at most this many calls per word (default 6)")

@@ -29,24 +29,13 @@ import os
 from collections.abc import Callable
 
 from ..laws import SEEDS, UNKNOWN
-from ..model import (
-    Delete,
-    Evolve,
-    Letter,
-    Merge,
-    RecallPrefix,
-    Record,
-    Save,
-    SaveAt,
-    Split,
-    Store,
-    Supersede,
-)
+from ..model import Letter, Record, Store
+from ..model import alphabet as A
 from .protocol import Capabilities
 
 __all__ = ["ALPHABET_NAMES", "SAVED", "alphabet", "fragment_alphabet", "full_alphabet", "shared_prefix"]
 
-SAVED: tuple[Record, ...] = tuple(sorted({a.record for sd in SEEDS for a in sd.word if isinstance(a, Save)},
+SAVED: tuple[Record, ...] = tuple(sorted({a.record for sd in SEEDS for a in sd.word if isinstance(a, A.Save)},
                                          key=lambda r: (r.namespace, r.content)))
 """The records a fresh save stores: those the law search's seed stores are built from."""
 
@@ -71,11 +60,11 @@ def fragment_alphabet(s: Store) -> list[Letter]:
     """Fresh saves, then evolve, merge, split and supersede of every record (and of an unknown identifier)."""
     ids = sorted(s.dom())
     named = ids + [UNKNOWN]
-    out: list[Letter] = [Save(r) for r in SAVED]
-    out += [Evolve(i, EVOLVED) for i in named]
-    out += [Merge((i, k)) for i in ids for k in named if k != i]
-    out += [Split(i, PARTS) for i in named]
-    out += [Supersede(o, n) for o in named for n in ids if o != n]
+    out: list[Letter] = [A.Save(r) for r in SAVED]
+    out += [A.Evolve(i, EVOLVED) for i in named]
+    out += [A.Merge((i, k)) for i in ids for k in named if k != i]
+    out += [A.Split(i, PARTS) for i in named]
+    out += [A.Supersede(o, n) for o in named for n in ids if o != n]
     return out
 
 
@@ -83,22 +72,22 @@ def full_alphabet(s: Store, caps: Capabilities) -> list[Letter]:
     """The fragment, delete, and what the layer's capabilities add (replacement, prefixes)."""
     ids = sorted(s.dom())
     out = fragment_alphabet(s)
-    out += [Delete(i) for i in ids]
+    out += [A.Delete(i) for i in ids]
     if caps.has("save_at"):
-        out += [SaveAt(i, Record(REPLACED, namespace=s.records[i].namespace)) for i in ids]
+        out += [A.SaveAt(i, Record(REPLACED, namespace=s.records[i].namespace)) for i in ids]
     shared = [shared_prefix(ids)] if len(ids) >= 2 else []
     if caps.has("prefix_arguments"):
         for p in ids + shared:
-            out += [Evolve(p, EVOLVED, by_prefix=True), Split(p, PARTS, by_prefix=True),
-                    Delete(p, by_prefix=True)]
-        out += [Merge((i, p), by_prefix=True) for p in shared for i in ids]
+            out += [A.Evolve(p, EVOLVED, by_prefix=True), A.Split(p, PARTS, by_prefix=True),
+                    A.Delete(p, by_prefix=True)]
+        out += [A.Merge((i, p), by_prefix=True) for p in shared for i in ids]
     if caps.has("prefix_recall"):
-        out += [RecallPrefix(p) for p in ids + shared]
+        out += [A.RecallPrefix(p) for p in ids + shared]
     return out
 
 
 def alphabet(name: str, caps: Capabilities) -> Callable[[Store], list[Letter]]:
-    """The alphabet called ``name`` (:data:`ALPHABET_NAMES`) for a layer with ``caps``."""
+    """The alphabet called ``name`` (``ALPHABET_NAMES``) for a layer with ``caps``."""
     if name == "fragment":
         return fragment_alphabet
     if name == "full":

@@ -45,28 +45,21 @@ from ..model import (
     REPAIRED,
     Allocation,
     Created,
-    Delete,
     Err,
-    Evolve,
     Found,
     FrozenMap,
     Letter,
-    Merge,
     Oracle,
     Output,
     Realisation,
-    RecallPrefix,
     Record,
-    Save,
-    SaveAt,
-    Split,
     Store,
-    Supersede,
     creates,
     erase_allocation,
     thaw,
     uuid_like_ids,
 )
+from ..model import alphabet as A
 
 __all__ = [
     "ContextFSModelLayer",
@@ -115,18 +108,18 @@ class RealisationLayer:
         r = Record(content, type=type, namespace=namespace, tags=frozenset(tags), metadata=FrozenMap(metadata or {}),
                    valid_time=valid_time)
         if id is not None and id in self._store.records:
-            return self._made(SaveAt(id, r), ())[0]
-        return self._made(Save(r), None if id is None else (id,))[0]
+            return self._made(A.SaveAt(id, r), ())[0]
+        return self._made(A.Save(r), None if id is None else (id,))[0]
 
     def _recall(self, ref: str) -> str | None:
-        out = self._do(RecallPrefix(ref))
+        out = self._do(A.RecallPrefix(ref))
         return out.id if isinstance(out, Found) else None
 
     def supersede(self, old: str, new: str) -> None:
-        self._do(Supersede(old, new))
+        self._do(A.Supersede(old, new))
 
     def delete(self, id: str) -> None:
-        self._do(Delete(id, by_prefix=self._pfx(id)))
+        self._do(A.Delete(id, by_prefix=self._pfx(id)))
 
     def records(self) -> dict[str, dict[str, Any]]:
         view = getattr(self.realisation, "record_view", None)
@@ -155,13 +148,13 @@ class ContextFSModelLayer(RealisationLayer):
         return self._recall(ref)
 
     def evolve(self, id: str, content: str) -> str:
-        return self._made(Evolve(id, content, by_prefix=self._pfx(id)))[0]
+        return self._made(A.Evolve(id, content, by_prefix=self._pfx(id)))[0]
 
     def merge(self, ids: Sequence[str]) -> str:
-        return self._made(Merge(tuple(ids), by_prefix=self._pfx(*ids)))[0]
+        return self._made(A.Merge(tuple(ids), by_prefix=self._pfx(*ids)))[0]
 
     def split(self, id: str, parts: Sequence[str]) -> list[str]:
-        return self._made(Split(id, tuple(parts), by_prefix=self._pfx(id)))
+        return self._made(A.Split(id, tuple(parts), by_prefix=self._pfx(id)))
 
     def records(self) -> dict[str, dict[str, Any]]:
         out = super().records()
@@ -194,13 +187,13 @@ class RepairedLayer(RealisationLayer):
         return self._recall(ref)
 
     def evolve(self, id: str, content: str, *, valid_time: int | None = None) -> str:
-        return self._made(Evolve(id, content, valid_time=valid_time))[0]
+        return self._made(A.Evolve(id, content, valid_time=valid_time))[0]
 
     def merge(self, ids: Sequence[str], *, valid_time: int | None = None) -> str:
-        return self._made(Merge(tuple(ids), valid_time=valid_time))[0]
+        return self._made(A.Merge(tuple(ids), valid_time=valid_time))[0]
 
     def split(self, id: str, parts: Sequence[str], *, valid_time: int | None = None) -> list[str]:
-        return self._made(Split(id, tuple(parts), valid_time=valid_time))
+        return self._made(A.Split(id, tuple(parts), valid_time=valid_time))
 
 
 def contextfs() -> ContextFSRuntimeLayer:

@@ -6,7 +6,7 @@ A **memory layer** is any Python object with the methods ``save``, ``evolve``,
 empty one: a class, or a function of no arguments.
 
 Before anything is explored, :func:`check_methods` checks every method's
-presence and signature (:func:`inspect.signature`); anything wrong is
+presence and signature (``inspect.signature``); anything wrong is
 :class:`ProtocolMisuse`: one line naming the method and what was expected.
 :func:`capabilities_of` reads the optional **capabilities**
 (:data:`CAPABILITIES`):

@@ -41,26 +41,17 @@ from ..model import (
     ANCESTRY,
     Call,
     Created,
-    Delete,
     Err,
-    Evolve,
     Flag,
     Found,
     Id,
     Letter,
-    Link,
-    Merge,
     Nothing,
     Output,
-    Recall,
-    RecallPrefix,
-    Save,
-    SaveAt,
-    Split,
     Store,
-    Supersede,
     thaw,
 )
+from ..model import alphabet as A
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
 from .snapshot import Naming, read_edges, read_records, to_store
 
@@ -85,17 +76,17 @@ class _NotExpressible(Exception):
 
 def unsupported(a: Letter, caps: Capabilities) -> str | None:
     """Why ``a`` cannot be asked of a layer with ``caps`` (``None`` when it can)."""
-    if isinstance(a, Link):
+    if isinstance(a, A.Link):
         return "link is not a call of the protocol"
-    if isinstance(a, SaveAt) and not caps.has("save_at"):
+    if isinstance(a, A.SaveAt) and not caps.has("save_at"):
         return "save at a chosen identifier needs the save_at capability"
     if getattr(a, "by_prefix", False) and not caps.has("prefix_arguments"):
         return f"{a.kind} by prefix needs the prefix_arguments capability"
-    if isinstance(a, RecallPrefix) and not caps.has("prefix_recall"):
+    if isinstance(a, A.RecallPrefix) and not caps.has("prefix_recall"):
         return "recall by prefix needs the prefix_recall capability"
-    if isinstance(a, Evolve) and (a.summary is not None or a.tags):
+    if isinstance(a, A.Evolve) and (a.summary is not None or a.tags):
         return "evolve takes no summary or tags in the protocol"
-    if isinstance(a, Merge) and (a.content, a.type, a.summary, a.namespace) != (None, None, None, None):
+    if isinstance(a, A.Merge) and (a.content, a.type, a.summary, a.namespace) != (None, None, None, None):
         return "merge takes no content, type, summary or namespace in the protocol"
     return None
 
@@ -190,26 +181,26 @@ class Session:
 
         layer = self.layer
         match a:
-            case Save(record=r):
+            case A.Save(record=r):
                 return layer.save(r.content, **self._save_kw(r))
-            case SaveAt(id=i, record=r):
+            case A.SaveAt(id=i, record=r):
                 return layer.save(r.content, id=self.names.to_layer(i), **self._save_kw(r))
-            case Evolve(id=i, content=c, valid_time=vt):
+            case A.Evolve(id=i, content=c, valid_time=vt):
                 return layer.evolve(ref(i), c, **self._kw(vt))
-            case Merge(ids=ids, valid_time=vt):
+            case A.Merge(ids=ids, valid_time=vt):
                 return layer.merge([ref(i) for i in ids], **self._kw(vt))
-            case Split(id=i, contents=cs, valid_time=vt):
+            case A.Split(id=i, contents=cs, valid_time=vt):
                 return layer.split(ref(i), list(cs), **self._kw(vt))
-            case Supersede(old=o, new=n):
+            case A.Supersede(old=o, new=n):
                 return layer.supersede(ref(o), ref(n))
-            case Delete(id=i):
+            case A.Delete(id=i):
                 return layer.delete(ref(i))
-            case RecallPrefix(prefix=p):
+            case A.RecallPrefix(prefix=p):
                 return layer.recall(self._ref(p, True, note))
         raise TypeError(f"not a protocol letter: {a!r}")
 
     def _returned_ids(self, a: Letter, got: Any) -> list[str]:
-        if isinstance(a, Split):
+        if isinstance(a, A.Split):
             if isinstance(got, (str, bytes)) or not isinstance(got, Sequence) \
                     or not all(isinstance(x, str) for x in got):
                 raise ProtocolMisuse(f"split: expected a sequence of identifiers (strings), got {got!r:.60}")
@@ -237,7 +228,7 @@ class Session:
 
     def _apply(self, a: Letter, call: Call, before: Store,
                note: list[PrefixNote]) -> tuple[Output, tuple[Id, ...], str | None]:
-        if isinstance(a, Recall):
+        if isinstance(a, A.Recall):
             return (Found(a.id, before.records[a.id]) if a.id in before.records else Nothing()), (), None
         why = unsupported(a, self.caps)
         if why is not None:
@@ -252,12 +243,12 @@ class Session:
         except Exception as e:  # noqa: BLE001 - an exception from a well-formed call is a refusal
             self.store = self._look(call.allocation.ids)
             return Err(f"refused ({type(e).__name__})"), (), f"{type(e).__name__}: {e}"
-        if isinstance(a, (Save, SaveAt, Evolve, Merge, Split)):
+        if isinstance(a, (A.Save, A.SaveAt, A.Evolve, A.Merge, A.Split)):
             reals = self._returned_ids(a, got)
             made = []
             for k, real in enumerate(reals):
                 old = self.names.canonical.get(real)
-                if isinstance(a, SaveAt):
+                if isinstance(a, A.SaveAt):
                     self.names.bind(real, a.id)
                 elif old is None or old not in live_before:
                     self.names.bind(real, call.allocation.ids[k] if k < len(call.allocation.ids)
@@ -271,7 +262,7 @@ class Session:
                                      "does not list")
             return Created(tuple((c, self.store.records[c]) for c in made)), tuple(made), None
         self.store = self._look(call.allocation.ids)
-        if isinstance(a, RecallPrefix):
+        if isinstance(a, A.RecallPrefix):
             if got is None:
                 return Nothing(), (), None
             if not isinstance(got, str) or self.names.name(got) not in self.store.records:
@@ -285,7 +276,7 @@ class Session:
         acted: set[Id] = set()
         if isinstance(out, Found):
             acted = {out.id}
-        elif isinstance(a, Delete) and not isinstance(out, Err):
+        elif isinstance(a, A.Delete) and not isinstance(out, Err):
             acted = set(before.records) - set(self.store.records)
         elif isinstance(out, Created):
             for j in out.ids:
@@ -293,7 +284,7 @@ class Session:
                 for key in _ANCESTRY_KEYS:
                     v = self.store.records[j].metadata.get(key) if j in self.store.records else None
                     acted |= set(v) if isinstance(v, tuple) else ({v} if isinstance(v, str) else set())
-            if isinstance(a, Merge):
+            if isinstance(a, A.Merge):
                 acted -= {i for i in a.ids if i in before.records}
         acted &= set(n.candidates)
         return PrefixNote(n.prefix, n.candidates, next(iter(acted)) if len(acted) == 1 else None, n.rule_choice)

@@ -41,27 +41,19 @@ from typing import Any
 from ..model import (
     ALLOCATION_META_KEYS,
     Created,
-    Delete,
     Edge,
     Err,
-    Evolve,
     Flag,
     Found,
     FrozenMap,
     Id,
-    Merge,
     Nothing,
     Output,
-    Recall,
-    RecallPrefix,
     Record,
-    Save,
-    SaveAt,
-    Split,
     Store,
-    Supersede,
     thaw,
 )
+from ..model import alphabet as A
 from .live import LiveStore
 from .materialise import fault_condition, install_fault_trigger
 from .offline import modules
@@ -251,24 +243,24 @@ class PackageRun:
                             namespace_id=r.namespace, metadata=thaw(r.metadata), **kw)
 
         match a:
-            case Save(record=r):
+            case A.Save(record=r):
                 return _Raw("memories", [live.router.save(memory(r, ws.call.allocation.ids[0] if ws.explicit_id
                                                                  else None))])
-            case SaveAt(id=i, record=r):
+            case A.SaveAt(id=i, record=r):
                 return _Raw("memories", [live.router.save(memory(r, i))])
-            case Recall(id=i) | RecallPrefix(prefix=i):
+            case A.Recall(id=i) | A.RecallPrefix(prefix=i):
                 return _Raw("found", [live.router.recall(i)])
-            case Delete(id=i):
+            case A.Delete(id=i):
                 return _Raw("flag", [live.router.delete(i)])
-            case Evolve(id=i, content=c, summary=summ, tags=tags):
+            case A.Evolve(id=i, content=c, summary=summ, tags=tags):
                 return _Raw("memories", [live.lineage.evolve(i, c, summary=summ,
                                                              additional_tags=sorted(tags) or None)])
-            case Merge(ids=ids, content=c, type=ty, summary=summ):
+            case A.Merge(ids=ids, content=c, type=ty, summary=summ):
                 return _Raw("memories", [live.lineage.merge(list(ids), merged_content=c, summary=summ,
                                                             memory_type=None if ty is None else m.MemoryType(ty))])
-            case Split(id=i, contents=cs):
+            case A.Split(id=i, contents=cs):
                 return _Raw("memories", list(live.lineage.split(i, list(cs))))
-            case Supersede(old=o, new=n):
+            case A.Supersede(old=o, new=n):
                 return _Raw("edge", [live.lineage.supersede(o, n)])
         raise TypeError(f"the differential words do not use {a.kind}")
 

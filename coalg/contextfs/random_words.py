@@ -24,7 +24,7 @@ What the words cover, and what they leave out on purpose:
   resolution by equality.  Case folding and the ``_``/``%`` wildcards of ``LIKE``
   are not modelled (the model's ``resolve_prefix``), so no word contains them.
 
-Everything is drawn from a :class:`random.Random` seeded with a string, so a word
+Everything is drawn from a ``random.Random`` seeded with a string, so a word
 depends on its seed and index only, never on ``PYTHONHASHSEED``.
 
 >>> rng = random.Random("doc")
@@ -41,25 +41,17 @@ from dataclasses import dataclass, field
 from ..model import (
     Allocation,
     Call,
-    Delete,
-    Evolve,
     FrozenMap,
     Id,
     Letter,
-    Merge,
-    Recall,
-    RecallPrefix,
     Record,
-    Save,
-    SaveAt,
-    Split,
     Store,
-    Supersede,
     Theta,
     creates,
     edge_writes,
     resolve_prefix,
 )
+from ..model import alphabet as A
 
 __all__ = ["CONTENTS", "NAMESPACES", "TYPES", "IdSupply", "WordStep", "random_step", "resolved_ids"]
 
@@ -114,7 +106,7 @@ class WordStep:
         return text
 
 
-def resolved_ids(s: Store, a: Merge, theta: Theta) -> list[Id]:
+def resolved_ids(s: Store, a: A.Merge, theta: Theta) -> list[Id]:
     """The records a merge reads, in argument order (unresolved arguments dropped, as the package does)."""
     out = []
     for i in a.ids:
@@ -161,7 +153,7 @@ def _faults(rng: random.Random, s: Store, a: Letter, theta: Theta, allowed: bool
     if not allowed or rng.random() < 0.6:
         return frozenset()
     n = edge_writes(a)
-    if isinstance(a, Merge):
+    if isinstance(a, A.Merge):
         ids = resolved_ids(s, a, theta)
         if len(set(ids)) < len(ids):  # two writes of one edge: a trigger cannot fail just one of them
             return frozenset()
@@ -187,26 +179,26 @@ def random_step(rng: random.Random, s: Store, clock: int, supply: IdSupply, gone
     kind = rng.choice(kinds)
     letter: Letter
     if kind == "save":
-        letter = Save(_record(rng))
+        letter = A.Save(_record(rng))
     elif kind == "save_id":
         target = rng.choice(present) if present and rng.random() < 0.6 else rng.choice(absent)
         if target in s.records:
-            letter = SaveAt(target, _record(rng))
+            letter = A.SaveAt(target, _record(rng))
         else:  # a fresh save landing on an identifier the store still mentions
-            return WordStep(Call(Save(_record(rng)), Allocation((target,), clock)), explicit_id=True)
+            return WordStep(Call(A.Save(_record(rng)), Allocation((target,), clock)), explicit_id=True)
     elif kind == "recall":
-        letter = Recall(_named(rng, present, absent))
+        letter = A.Recall(_named(rng, present, absent))
     elif kind == "recall_prefix":
-        letter = RecallPrefix(_prefix(rng, present))
+        letter = A.RecallPrefix(_prefix(rng, present))
     elif kind == "delete":
-        letter = (Delete(_prefix(rng, present), by_prefix=True) if rng.random() < 0.2
-                  else Delete(_named(rng, present, absent)))
+        letter = (A.Delete(_prefix(rng, present), by_prefix=True) if rng.random() < 0.2
+                  else A.Delete(_named(rng, present, absent)))
     elif kind == "supersede":
         pool = present + absent + ([_prefix(rng, present)] if rng.random() < 0.2 else [])
-        letter = Supersede(rng.choice(pool), rng.choice(pool))
+        letter = A.Supersede(rng.choice(pool), rng.choice(pool))
     elif kind == "evolve":
         by_prefix = rng.random() < 0.2
-        letter = Evolve(_prefix(rng, present) if by_prefix else _named(rng, present, absent), rng.choice(CONTENTS[:4]),
+        letter = A.Evolve(_prefix(rng, present) if by_prefix else _named(rng, present, absent), rng.choice(CONTENTS[:4]),
                         summary=rng.choice((None, None, "new", "")),
                         tags=frozenset(t for t in _TAGS[:2] if rng.random() < 0.3), by_prefix=by_prefix)
     elif kind == "merge":
@@ -218,13 +210,13 @@ def random_step(rng: random.Random, s: Store, clock: int, supply: IdSupply, gone
             ids = tuple(rng.sample(present, n))
         else:
             ids = tuple(_named(rng, present, absent) for _ in range(n))
-        letter = Merge(ids, content=rng.choice((None, None, None, "merged text")),
+        letter = A.Merge(ids, content=rng.choice((None, None, None, "merged text")),
                        type=rng.choice(TYPES) if rng.random() < 0.3 else None,
                        summary=rng.choice((None, None, "joined", "")), by_prefix=by_prefix)
     else:
         by_prefix = rng.random() < 0.15
         parts = tuple(rng.choice(CONTENTS[:4]) for _ in range(rng.choice((1, 2, 2, 3))))
-        letter = Split(_prefix(rng, present) if by_prefix else _named(rng, present, absent), parts,
+        letter = A.Split(_prefix(rng, present) if by_prefix else _named(rng, present, absent), parts,
                        by_prefix=by_prefix)
     xi = Allocation(tuple(supply.fresh() for _ in range(creates(letter))), clock)
     return WordStep(Call(letter, xi, _faults(rng, s, letter, theta, faults)))

@@ -54,7 +54,7 @@ def _primary(e: Edge) -> bool:
 
 
 def drawn_edges(store: Store, nodes: frozenset[Id], descendants: bool) -> list[Edge]:
-    """The edges a store plot draws, sorted (see :func:`plot_store` for the rule)."""
+    """The edges a store plot draws, sorted (see :func:`coalg.viz.store.plot_store` for the rule)."""
     out = []
     for e in sorted(store.edges):
         if e.source not in nodes or e.target not in nodes:

@@ -12,7 +12,7 @@
 They stand on a small shared base: :mod:`.base` (an explorer: actions that
 never raise, controls disabled while a step runs, one step per click, sessions,
 size), :mod:`.stepping` (back and forth through a fixed sequence: proof steps,
-refinement rounds), :mod:`.session` and :mod:`.fields` (session files: written
+refinement rounds), :mod:`coalg.widgets.session` and :mod:`.fields` (session files: written
 atomically, read with limits, one error type), :mod:`.controls` and
 :mod:`.text` (the common controls and what they write), :mod:`.figures` (plots
 rendered to SVG), :mod:`.allocation` (fresh allocations for a session), and,

@@ -23,7 +23,7 @@ displaying the object) is a thin layer of controls that call those methods.
   redraw happens — where a result that no longer matches the controls is
   cleared.  While a redraw sets control values, handlers registered with
   :meth:`Explorer._observe` do not fire, so only the reader's own changes call back.
-* **Sessions** (:mod:`.session`): :meth:`Explorer.session_json` writes the
+* **Sessions** (:mod:`coalg.widgets.session`): :meth:`Explorer.session_json` writes the
   state, :meth:`Explorer.import_session` restores it exactly or changes nothing;
   the front end offers both as a download link and an upload button.
 * **Size**: ``scale`` (or the size control) enlarges text, controls and figures

@@ -134,7 +134,7 @@ def scale_class(scale: float) -> str:
 
 
 def scale_css(scale: float) -> str:
-    """The style of an explorer at ``scale``: text, controls and the download link, all ``scale``× larger."""
+    """The style of an explorer at ``scale``: text, controls and the download link, all ``scale`` times larger."""
     c = f".coalg-explorer.{scale_class(scale)}"
     px = {"font": 13, "height": 28, "label": 80, "handle": 16}
     return (

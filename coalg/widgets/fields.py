@@ -1,6 +1,6 @@
 """Reading a session's state field by field: every wrong field is a :class:`SessionError` naming it.
 
-An explorer restores a session (:mod:`.session`) by reading each field it needs
+An explorer restores a session (:mod:`coalg.widgets.session`) by reading each field it needs
 through :class:`Fields`, building its whole new state first and only then
 replacing the old one, so a bad file changes nothing.
 

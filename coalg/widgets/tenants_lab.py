@@ -104,7 +104,7 @@ class TenantsLab(Explorer):
     def configure(self, **params: Any) -> bool:
         """Build the tenants again with these values changed (the others as they were).
 
-        A value outside its range (:data:`RANGES`), or a combination the tenants
+        A value outside its range (``RANGES``), or a combination the tenants
         cannot be built from, clears what was shown: no tenants, a message.
         """
         unknown = sorted(set(params) - set(PARAMETERS))
