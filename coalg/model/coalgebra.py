@@ -13,7 +13,7 @@ and a call.  The semantics is the code-faithful one of §3.3, as reconstructed:
 * recall by prefix returns the θ-first match, with no namespace filter.
 
 An inadmissible call (unknown identifier, an identifier already taken, too few
-merge arguments, a wrong number of allocated identifiers) outputs :class:`Err`
+merge arguments, a wrong number of allocated identifiers) outputs :class:`~coalg.model.outputs.Err`
 and leaves the store unchanged.  Nothing is ever half-applied: a call either
 returns a whole new store or the old one.
 
@@ -349,7 +349,7 @@ def run(
 
     The trace keeps the calls, the outputs and the final store; with
     ``keep_states`` it also keeps every intermediate store (they share structure,
-    so n stores take O(n log n) memory), otherwise :attr:`Trace.states`
+    so n stores take O(n log n) memory), otherwise :attr:`~coalg.model.trace.Trace.states`
     recomputes them when read.
 
     >>> t = run(EMPTY, [Save(Record("x")), Evolve("id0001", "y")])
