@@ -336,8 +336,10 @@ def targets(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 def machine() -> dict[str, Any]:
     cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
                 if ln.startswith("model name")), "")
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True, check=False).stdout.strip()
     return {"cores": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
-            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": head or None}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
