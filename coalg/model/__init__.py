@@ -1,10 +1,11 @@
 """The formal model (paper §3): records, stores, the alphabet, θ, the store and lineage
 coalgebras, the JSON format, the two realisations and the presets.
 
-Modules: :mod:`~coalg.model.records`, :mod:`~coalg.model.store`,
+Modules: :mod:`~coalg.model.records`, :mod:`~coalg.model.store` (persistent and indexed:
+:mod:`~coalg.model.recordmap`, :mod:`~coalg.model.edgeindex`, :mod:`~coalg.model.sortedkeys`),
 :mod:`~coalg.model.alphabet` (letters, allocations, calls), :mod:`~coalg.model.theta`,
 :mod:`~coalg.model.coalgebra`, :mod:`~coalg.model.lineage`, :mod:`~coalg.model.index`,
-:mod:`~coalg.model.examples`, the JSON format in :mod:`~coalg.model.jsonio` (records,
+:mod:`~coalg.model.examples`, :mod:`~coalg.model.workloads` (long words for measuring), the JSON format in :mod:`~coalg.model.jsonio` (records,
 stores), :mod:`~coalg.model.jsonletters` (letters, calls, θ, outputs) and
 :mod:`~coalg.model.jsoncheck` (checked reading); :mod:`~coalg.model.realisation` (the type
 and the ContextFS model), :mod:`~coalg.model.repaired` with :mod:`~coalg.model.repair_rules`,
@@ -42,23 +43,19 @@ if TYPE_CHECKING:
         uuid_like_ids,
     )
     from .coalgebra import (
-        Created,
-        Err,
-        Flag,
-        Found,
-        Nothing,
-        Output,
-        StepFunction,
-        Trace,
-        Wrote,
         alpha,
+        first_match,
         generated_merge_content,
         latest_clock,
         modes,
         replay,
         resolve_prefix,
         run,
+        stamped_fresh,
         step,
+    )
+    from .edgeindex import (
+        EdgeIndex,
     )
     from .examples import (
         PRESETS,
@@ -100,6 +97,7 @@ if TYPE_CHECKING:
         theta_to_json,
     )
     from .lineage import (
+        MAX_INDENT,
         Node,
         Observation,
         Unfolding,
@@ -113,9 +111,22 @@ if TYPE_CHECKING:
         successor_index,
         unfold,
     )
+    from .outputs import (
+        Created,
+        Err,
+        Flag,
+        Found,
+        Nothing,
+        Output,
+        StepFunction,
+        Wrote,
+    )
     from .realisation import (
         CONTEXTFS,
         Realisation,
+    )
+    from .recordmap import (
+        RecordMap,
     )
     from .records import (
         ALLOCATION_FIELDS,
@@ -159,6 +170,9 @@ if TYPE_CHECKING:
         RepairedRealisation,
         repaired_step,
     )
+    from .sortedkeys import (
+        SortedKeys,
+    )
     from .store import (
         EMPTY,
         Edge,
@@ -172,4 +186,13 @@ if TYPE_CHECKING:
     from .theta import (
         DEFAULT_THETA,
         Theta,
+    )
+    from .trace import (
+        Trace,
+    )
+    from .workloads import (
+        MIX,
+        created_ids,
+        mixed_word,
+        saves,
     )

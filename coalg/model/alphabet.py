@@ -295,8 +295,7 @@ class Allocation:
 
     def strictly_fresh(self, s: Store) -> bool:
         """No allocated identifier is mentioned by ``s`` at all (occ(s), Definition 3.8)."""
-        occ = s.occ()
-        return not any(j in occ for j in self.ids)
+        return not any(s.occurs(j) for j in self.ids)
 
 
 @dataclass(slots=True)
@@ -325,11 +324,10 @@ class Oracle:
 
     def fresh_id(self, s: Store) -> Id:
         """The next supplied identifier that ``s`` does not mention."""
-        occ = s.occ()
         while True:
             j = self._candidate()
             self._next += 1
-            if j not in occ and j not in self._issued:
+            if j not in self._issued and not s.occurs(j):
                 self._issued.add(j)
                 return j
 

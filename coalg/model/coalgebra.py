@@ -13,7 +13,7 @@ and a call.  The semantics is the code-faithful one of §3.3, as reconstructed:
 * recall by prefix returns the θ-first match, with no namespace filter.
 
 An inadmissible call (unknown identifier, an identifier already taken, too few
-merge arguments, a wrong number of allocated identifiers) outputs :class:`Err`
+merge arguments, a wrong number of allocated identifiers) outputs :class:`~coalg.model.outputs.Err`
 and leaves the store unchanged.  Nothing is ever half-applied: a call either
 returns a whole new store or the old one.
 
@@ -33,8 +33,6 @@ Err(reason='evolve: no record nope')
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TypeAlias
 
 from .alphabet import (
     Allocation,
@@ -52,9 +50,11 @@ from .alphabet import (
     Split,
     Supersede,
 )
-from .records import Id, Record, Relation, inverse
+from .outputs import Created, Err, Flag, Found, Nothing, Output, StepFunction, Wrote
+from .records import Id, Record, Relation, Time, inverse
 from .store import EMPTY, Edge, Store, edge_pair  # noqa: F401 (EMPTY: the doctests use it)
 from .theta import DEFAULT_THETA, Theta
+from .trace import Trace
 
 __all__ = [
     "Err",
@@ -71,62 +71,12 @@ __all__ = [
     "replay",
     "latest_clock",
     "resolve_prefix",
+    "first_match",
     "generated_merge_content",
+    "stamped_fresh",
     "modes",
     "StepFunction",
 ]
-
-
-# --------------------------------------------------------------------------- outputs
-
-
-@dataclass(frozen=True, slots=True)
-class Err:
-    """err: the call was inadmissible or failed; the store is unchanged."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Nothing:
-    """⊥: a recall that found nothing (not an error)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """A recalled record, with its identifier."""
-
-    id: Id
-    record: Record
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    """The record(s) a call created, with their identifiers, in creation order."""
-
-    items: tuple[tuple[Id, Record], ...]
-
-    @property
-    def ids(self) -> tuple[Id, ...]:
-        return tuple(i for i, _ in self.items)
-
-
-@dataclass(frozen=True, slots=True)
-class Wrote:
-    """The edges a supersede or link wrote (empty when its handler swallowed a failure)."""
-
-    edges: tuple[Edge, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Flag:
-    """A boolean answer (delete)."""
-
-    value: bool
-
-
-Output: TypeAlias = Err | Nothing | Found | Created | Wrote | Flag
-StepFunction: TypeAlias = Callable[..., tuple[Output, Store]]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -138,8 +88,38 @@ def resolve_prefix(s: Store, p: str, theta: Theta = DEFAULT_THETA) -> Id | None:
     Our choice: we model ``LIKE`` as a plain, case-sensitive prefix test; SQLite's
     is ASCII-case-insensitive and treats ``_``/``%`` as wildcards (see Lemma 5.6).
     """
-    matches = [i for i in s.records if i.startswith(p)]
-    return theta.first_id(matches) if matches else None
+    return first_match(s, p, theta)
+
+
+def first_match(s: Store, p: str, theta: Theta = DEFAULT_THETA) -> Id | None:
+    """The θ-first identifier of dom(m_s) extending ``p``, from the store's sorted index.
+
+    O(log n + |θ's priority list|): the identifiers that extend ``p`` form one
+    contiguous range of the sorted index, so the least (or, with ``descending``,
+    the greatest) is found without a scan.  The same answer as
+    ``theta.first_id`` on every match, which a property test checks.
+    """
+    if type(theta) is not Theta:  # a θ that redefines its order is asked on every match
+        matches = list(s.ids_with_prefix(p))
+        return theta.first_id(matches) if matches else None
+    for i in theta.id_priority:
+        if i.startswith(p) and i in s.records:
+            return i
+    return s.last_with_prefix(p) if theta.descending else s.first_with_prefix(p)
+
+
+def stamped_fresh(r: Record, tau: Time) -> Record:
+    """``r_τ`` as ContextFS stores a saved record: stamped with τ and without a valid time
+    (ContextFS declares no valid-time field).
+
+    The record ``replace(r, created_at=tau, updated_at=tau, valid_time=None)`` is, built
+    field by field because ``dataclasses.replace`` costs a fifth of a save; a test pins that
+    the two agree and that no field of :class:`Record` is left out.
+
+    >>> stamped_fresh(Record("x", valid_time=5), 3) == Record("x", created_at=3, updated_at=3)
+    True
+    """
+    return Record(r.content, r.type, r.namespace, r.tags, r.summary, r.metadata, tau, tau, None)
 
 
 def modes(types: Sequence[str]) -> frozenset[str]:
@@ -203,12 +183,12 @@ def step(
     match a:
         case Save(record=r):
             # ContextFS declares no valid-time field: a valid time on the record is not stored.
-            new = r.evolve(valid_time=None).stamped(tau)
+            new = stamped_fresh(r, tau)
             return Created(((xi.ids[0], new),)), s.with_record(xi.ids[0], new)
         case SaveAt(id=i, record=r):
             if i not in s.records:
                 return Err(f"save_at: no record {i} to replace"), s
-            new = r.evolve(valid_time=None).stamped(tau)
+            new = stamped_fresh(r, tau)
             return Created(((i, new),)), s.with_record(i, new)
         case Recall(id=i):
             return (Found(i, s.records[i]) if i in s.records else Nothing()), s
@@ -219,8 +199,7 @@ def step(
             full = resolve_prefix(s, i, theta) if bp else (i if i in s.records else None)
             if full is None:
                 return Err(f"delete: no record {i}"), s
-            incident = [e for e in s.edges if full in (e.source, e.target)]
-            return Flag(True), s.without_record(full).without_edges(incident)
+            return Flag(True), s.without_record(full).without_edges(s.incident_edges(full))
         case Evolve():
             return _evolve(s, a, xi, theta, faults)
         case Merge():
@@ -262,7 +241,9 @@ def _evolve(
         metadata=r.metadata.merged(
             {"evolved_from": a.id, "evolution_timestamp": tau, "change_reason": "observation"}
         ),
-    ).stamped(tau)
+        created_at=tau,  # r_τ: stamped with the call's clock reading
+        updated_at=tau,
+    )
     written = _write_pairs([edge_pair(j, Relation.EVOLVED_FROM, a.id)], faults, single_block=True)
     return Created(((j, new),)), s.with_record(j, new).with_edges(written)
 
@@ -289,7 +270,9 @@ def _merge(
         metadata=meta.merged(
             {"merged_from": list(resolved), "merge_strategy": "union", "merge_timestamp": tau}
         ),
-    ).stamped(tau)
+        created_at=tau,
+        updated_at=tau,
+    )
     pairs = [edge_pair(j, Relation.MERGED_FROM, i) for i in resolved]
     written = _write_pairs(pairs, faults, single_block=False)
     return Created(((j, new),)), s.with_record(j, new).with_edges(written)
@@ -316,7 +299,9 @@ def _split(
                 metadata=r.metadata.merged(
                     {"split_from": a.id, "split_part": k, "split_total": n, "split_timestamp": tau}
                 ),
-            ).stamped(tau),
+                created_at=tau,
+                updated_at=tau,
+            ),
         )
         for k, (j, c) in enumerate(zip(xi.ids, a.contents), start=1)
     )
@@ -336,27 +321,15 @@ def alpha(s: Store, *, theta: Theta = DEFAULT_THETA) -> Callable[[Call], tuple[O
 # --------------------------------------------------------------------------- runs
 
 
-@dataclass(frozen=True, slots=True)
-class Trace:
-    """A run s₀ →a₁ s₁ → … → sₙ: the calls as made (with allocations), outputs and states."""
-
-    calls: tuple[Call, ...]
-    outputs: tuple[Output, ...]
-    states: tuple[Store, ...] = field(default_factory=tuple)
-
-    @property
-    def final(self) -> Store:
-        return self.states[-1]
-
-
 def latest_clock(s: Store) -> int:
     """The latest clock reading stamped in ``s`` (``created_at``/``updated_at``), or 0.
+
+    Read from the store's clock index in O(log n).
 
     >>> latest_clock(run(EMPTY, [Save(Record("x")), Save(Record("y"))]).final)
     2
     """
-    stamps = [t for r in s.records.values() for t in (r.created_at, r.updated_at) if t is not None]
-    return max(stamps, default=0)
+    return s.latest_clock()
 
 
 def run(
@@ -366,6 +339,7 @@ def run(
     oracle: Oracle | None = None,
     theta: Theta = DEFAULT_THETA,
     step_fn: StepFunction | None = None,
+    keep_states: bool = False,
 ) -> Trace:
     """Run a word from ``s``.  Bare letters get their allocation from ``oracle``
     (by default a fresh deterministic :class:`Oracle` whose clock continues after the
@@ -373,25 +347,42 @@ def run(
     :class:`Call` items are replayed as given.  ``step_fn`` is the structure map to
     run (a realisation's step); ``None`` means :func:`step`, the ContextFS model.
 
+    The trace keeps the calls, the outputs and the final store; with
+    ``keep_states`` it also keeps every intermediate store (they share structure,
+    so n stores take O(n log n) memory), otherwise :attr:`~coalg.model.trace.Trace.states`
+    recomputes them when read.
+
     >>> t = run(EMPTY, [Save(Record("x")), Evolve("id0001", "y")])
-    >>> t.final.dom() == {"id0001", "id0002"}, len(t.final.edges)
-    (True, 2)
+    >>> t.final.dom() == {"id0001", "id0002"}, len(t.final.edges), len(t.states)
+    (True, 2, 3)
     """
     oracle = oracle if oracle is not None else Oracle(clock=latest_clock(s))
     step_fn = step if step_fn is None else step_fn
-    states, outs, calls = [s], [], []
+    states: list[Store] = [s]
+    outs: list[Output] = []
+    calls: list[Call] = []
+    cur = s
     for item in word:
-        call = item if isinstance(item, Call) else Call(item, oracle.allocate(states[-1], item))
-        out, nxt = step_fn(states[-1], call.letter, call.allocation, theta=theta, faults=call.faults)
+        call = item if isinstance(item, Call) else Call(item, oracle.allocate(cur, item))
+        out, cur = step_fn(cur, call.letter, call.allocation, theta=theta, faults=call.faults)
         calls.append(call)
         outs.append(out)
-        states.append(nxt)
-    return Trace(tuple(calls), tuple(outs), tuple(states))
+        if keep_states:
+            states.append(cur)
+    if keep_states:
+        return Trace(tuple(calls), tuple(outs), tuple(states), step_fn=step_fn, theta=theta)
+    return Trace(tuple(calls), tuple(outs), start=s, final=cur, step_fn=step_fn, theta=theta)
 
 
 def replay(
-    s: Store, trace: Trace, *, theta: Theta = DEFAULT_THETA, step_fn: StepFunction | None = None
+    s: Store,
+    trace: Trace,
+    *,
+    theta: Theta = DEFAULT_THETA,
+    step_fn: StepFunction | None = None,
+    keep_states: bool = False,
 ) -> Trace:
     """Run the calls of ``trace`` again from ``s`` (same allocations, same faults);
-    ``step_fn`` as for :func:`run` (``None``: the ContextFS model's :func:`step`)."""
-    return run(s, trace.calls, theta=theta, step_fn=step_fn)
+    ``step_fn`` and ``keep_states`` as for :func:`run` (``None``: the ContextFS model's
+    :func:`step`)."""
+    return run(s, trace.calls, theta=theta, step_fn=step_fn, keep_states=keep_states)

@@ -40,6 +40,7 @@ from .records import ANCESTRY, DESCENDANT, Id, Record, Relation
 from .store import Store
 
 __all__ = [
+    "MAX_INDENT",
     "Observation",
     "beta",
     "beta_minus",
@@ -53,6 +54,10 @@ __all__ = [
     "descendant_ids",
     "successor_index",
 ]
+
+
+MAX_INDENT = 32
+"""How many levels :meth:`Unfolding.render` indents; deeper nodes show their depth instead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +82,8 @@ def successor_index(s: Store, labels: Iterable[Relation] | None = None) -> dict[
 
 def beta_restricted(s: Store, i: Id, labels: Iterable[Relation] | None) -> Observation:
     """β_s(i) with the successors restricted to ``labels`` (``None`` keeps all)."""
-    keep = None if labels is None else frozenset(labels)
-    succ = sorted((e.relation, e.target) for e in s.edges if e.source == i and (keep is None or e.relation in keep))
-    return Observation(s.records.get(i), tuple(succ))
+    succ = tuple((e.relation, e.target) for e in s.out_edges(i, labels))
+    return Observation(s.records.get(i), succ)
 
 
 def beta(s: Store, i: Id) -> Observation:
@@ -142,15 +146,24 @@ class Unfolding:
         return frozenset(out)
 
     def render(self, width: int = 24) -> str:
-        """A text tree; a shared subtree is shown once, ``↺`` marks a cycle."""
+        """A text tree; a shared subtree is shown once, ``↺`` marks a cycle.
+
+        Work and text are linear in the number of nodes: whether a node has a later
+        sibling is found in one backward pass, and a node deeper than
+        :data:`MAX_INDENT` levels is drawn with its depth (``⋯40 └─ …``) instead of
+        forty levels of indentation.
+        """
+        more = self._later_siblings()
         lines: list[str] = []
-        open_levels: list[bool] = []  # per depth: does a later sibling follow?
+        open_levels: list[bool] = []  # per depth up to MAX_INDENT: does a later sibling follow?
         for k, n in enumerate(self.nodes):
-            more = self._has_later_sibling(k)
-            del open_levels[n.depth:]
-            open_levels.append(more)
-            prefix = "".join("│  " if o else "   " for o in open_levels[1:-1])
-            branch = "" if n.depth == 0 else ("├─ " if more else "└─ ")
+            if n.depth <= MAX_INDENT:
+                del open_levels[n.depth:]
+                open_levels.append(more[k])
+                prefix = "".join("│  " if o else "   " for o in open_levels[1:-1])
+            else:
+                prefix = f"⋯{n.depth} "
+            branch = "" if n.depth == 0 else ("├─ " if more[k] else "└─ ")
             label = "" if n.via is None else f"{n.via.value} "
             text = "⊥" if n.record is None else n.record.content.replace("\n", " ")
             text = text if len(text) <= width else text[: width - 1] + "…"
@@ -158,14 +171,21 @@ class Unfolding:
             lines.append(f"{prefix}{branch}{label}{n.id}  {text}{mark}")
         return "\n".join(lines)
 
-    def _has_later_sibling(self, k: int) -> bool:
-        d = self.nodes[k].depth
-        for m in self.nodes[k + 1 :]:
-            if m.depth < d:
-                return False
-            if m.depth == d:
-                return True
-        return False
+    def _later_siblings(self) -> list[bool]:
+        """For each node: does a sibling follow it (a node at its depth before any shallower one)?"""
+        more = [False] * len(self.nodes)
+        # seen[d]: going backwards, the nearest node of depth ≤ d seen so far has depth exactly d
+        seen: list[bool] = []
+        for k in range(len(self.nodes) - 1, -1, -1):
+            d = self.nodes[k].depth
+            if d < len(seen):
+                more[k] = seen[d]
+                del seen[d + 1 :]
+                seen[d] = True
+            else:
+                seen.extend([False] * (d - len(seen)))
+                seen.append(True)
+        return more
 
 
 def unfold(s: Store, i: Id, labels: Iterable[Relation], *, max_nodes: int | None = None) -> Unfolding:
@@ -175,7 +195,6 @@ def unfold(s: Store, i: Id, labels: Iterable[Relation], *, max_nodes: int | None
     the store.  ``max_nodes`` bounds the output for display; ``None`` means no bound.
     """
     keep = frozenset(labels)
-    adj = successor_index(s, keep)
     nodes: list[Node] = []
     expanded: set[Id] = set()
     on_path: list[Id] = []
@@ -200,8 +219,8 @@ def unfold(s: Store, i: Id, labels: Iterable[Relation], *, max_nodes: int | None
         expanded.add(x)
         on_path.append(x)
         on_path_set.add(x)
-        for r, y in reversed(adj.get(x, [])):
-            stack.append((depth + 1, r, y))
+        for e in reversed(s.out_edges(x, keep)):
+            stack.append((depth + 1, e.relation, e.target))
     return Unfolding(i, keep, tuple(nodes))
 
 
@@ -216,14 +235,15 @@ def descendants(s: Store, i: Id) -> Unfolding:
 
 
 def _reach(s: Store, i: Id, labels: frozenset[Relation]) -> frozenset[Id]:
-    adj = successor_index(s, labels)
+    out = s.edge_index.outgoing
     # reachable by a non-empty path: ``i`` itself is included exactly when it lies on a cycle
     seen: set[Id] = set()
     todo = deque([i])
     while todo:
         x = todo.popleft()
-        for _, y in adj.get(x, ()):
-            if y not in seen:
+        for e in out(x):
+            y = e.target
+            if e.relation in labels and y not in seen:
                 seen.add(y)
                 todo.append(y)
     return frozenset(seen)

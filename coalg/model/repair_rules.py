@@ -145,7 +145,7 @@ def derived_metadata(s: Store, i: Id) -> FrozenMap:
     r = s.records.get(i)
     base = {} if r is None else {k: v for k, v in r.metadata.items() if k not in ANCESTRY_KEYS}
     for rel in sorted(ANCESTRY, key=lambda x: x.value):
-        targets = sorted(e.target for e in s.edges if e.source == i and e.relation is rel)
+        targets = sorted(e.target for e in s.out_edges(i, (rel,)))
         if not targets:
             continue
         key = META_KEYS[rel]

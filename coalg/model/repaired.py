@@ -182,7 +182,7 @@ def repaired_step(
         case A.Recall(id=i):
             return (Found(i, s.records[i]) if i in s.records else Nothing()), s
         case A.RecallPrefix(prefix=p):
-            matches = sorted(i for i in s.records if i.startswith(p))
+            matches = list(s.ids_with_prefix(p))  # ascending, from the sorted index
             if len(matches) > 1:
                 return Err(f"recall_prefix: {p!r} is ambiguous: {', '.join(matches)}"), s
             return (Found(matches[0], s.records[matches[0]]) if matches else Nothing()), s

@@ -20,12 +20,14 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from html import escape
-from typing import NamedTuple
+from typing import Any
 
 from ..errors import CoalgError
-from .records import ANCESTRY, LINEAGE, Id, Record, Relation, inverse, meta_ancestry
+from .edgeindex import Edge, EdgeIndex
+from .recordmap import RecordMap
+from .records import ANCESTRY, LINEAGE, Id, Record, Relation, inverse
 
 __all__ = [
     "Edge",
@@ -38,17 +40,6 @@ __all__ = [
     "fibre",
     "edge_pair",
 ]
-
-
-class Edge(NamedTuple):
-    """A labelled edge ``(source, relation, target)`` of E ⊆ Id × R × Id."""
-
-    source: Id
-    relation: Relation
-    target: Id
-
-    def __str__(self) -> str:
-        return f"({self.source}, {self.relation.name}, {self.target})"
 
 
 def edge_pair(x: Id, r: Relation, y: Id) -> tuple[Edge, Edge]:
@@ -65,73 +56,74 @@ def _edge(e: Edge | tuple[Id, Relation | str, Id]) -> Edge:
     return Edge(str(src), Relation(rel), str(dst))
 
 
-class _RecordMap(Mapping[Id, Record]):
-    """An immutable map Id ⇀ Rec; iteration is in sorted identifier order."""
-
-    __slots__ = ("_d", "_keys", "_hash")
-
-    def __init__(self, d: Mapping[Id, Record]) -> None:
-        self._d: dict[Id, Record] = dict(d)
-        self._keys: tuple[Id, ...] | None = None
-        self._hash: int | None = None
-
-    def __getitem__(self, key: Id) -> Record:
-        return self._d[key]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._d
-
-    def __iter__(self) -> Iterator[Id]:
-        if self._keys is None:
-            self._keys = tuple(sorted(self._d))
-        return iter(self._keys)
-
-    def __len__(self) -> int:
-        return len(self._d)
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(frozenset(self._d.items()))
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, _RecordMap):
-            return self._d == other._d
-        if isinstance(other, Mapping):
-            return self._d == dict(other)
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return "{" + ", ".join(f"{k!r}: {self._d[k]!r}" for k in self) + "}"
+def _edges(es: Iterable[Edge | tuple[Id, Relation | str, Id]]) -> Iterator[Edge]:
+    for e in es:
+        yield e if type(e) is Edge and type(e.relation) is Relation else _edge(e)
 
 
-@dataclass(frozen=True, slots=True)
 class Store:
-    """A store ``s = (m_s, E_s)`` (Definition 3.4).
+    """A store ``s = (m_s, E_s)`` (Definition 3.4): an immutable value.
 
     Neither closure condition (inverse-closed, referentially closed) is imposed:
     both are properties a realisation may or may not maintain.
+
+    ``records`` is a :class:`~coalg.model.recordmap.RecordMap` (iterated in
+    ascending identifier order) and ``edges`` a frozenset.  Inside, both are
+    persistent and indexed (:mod:`~coalg.model.recordmap`,
+    :mod:`~coalg.model.edgeindex`): ``with_record``, ``without_record``,
+    ``with_edges`` and ``without_edges`` cost O(log n) per record or edge and
+    share everything else with the store they start from.  Equality and hashing
+    are by value.
     """
 
-    records: Mapping[Id, Record] = field(default_factory=lambda: _RecordMap({}))
-    edges: frozenset[Edge] = frozenset()
+    __slots__ = ("records", "_rm", "_ix", "_hash")
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.records, _RecordMap):
-            object.__setattr__(self, "records", _RecordMap(self.records))
-        if not isinstance(self.edges, frozenset) or not all(
-            isinstance(e, Edge) and isinstance(e.relation, Relation) for e in self.edges
-        ):
-            object.__setattr__(self, "edges", frozenset(_edge(e) for e in self.edges))
+    records: Mapping[Id, Record]
+    _rm: RecordMap  # the same object as ``records``, with its index operations typed
+    _ix: EdgeIndex
+    _hash: int | None
+
+    def __init__(
+        self,
+        records: Mapping[Id, Record] | None = None,
+        edges: Iterable[Edge | tuple[Id, Relation | str, Id]] = (),
+    ) -> None:
+        rm = records if isinstance(records, RecordMap) else RecordMap.of(records or {})
+        _set_records(self, rm)
+        _set_rm(self, rm)
+        _set_index(self, EdgeIndex.of(_edges(edges)))
+        _set_hash(self, None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: stores are values")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}: stores are values")
+
+    @property
+    def edges(self) -> frozenset[Edge]:
+        """E_s as a frozenset (built once per edge set; per-step code reads the index)."""
+        return self._ix.frozen()
+
+    @property
+    def edge_index(self) -> EdgeIndex:
+        """E_s filed under both endpoints (O(degree) incident edges, O(log n) updates)."""
+        return self._ix
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def _trusted(cls, records: _RecordMap, edges: frozenset[Edge]) -> Store:
-        """A store from parts already validated (skips the per-edge check of ``__post_init__``)."""
+    def _make(cls, records: RecordMap, ix: EdgeIndex) -> Store:
         obj = object.__new__(cls)
-        object.__setattr__(obj, "records", records)
-        object.__setattr__(obj, "edges", edges)
+        _set_records(obj, records)
+        _set_rm(obj, records)
+        _set_index(obj, ix)
+        _set_hash(obj, None)
         return obj
+
+    @classmethod
+    def _trusted(cls, records: RecordMap, edges: frozenset[Edge]) -> Store:
+        """A store from parts already validated (skips the label check of the constructor)."""
+        return cls._make(records, EdgeIndex.of(edges))
 
     @classmethod
     def of(
@@ -140,27 +132,25 @@ class Store:
         edges: Iterable[Edge | tuple[Id, Relation | str, Id]] = (),
     ) -> Store:
         """Build a store from a dict of records and an iterable of ``(src, rel, dst)`` triples."""
-        return cls(_RecordMap(records or {}), frozenset(_edge(e) for e in edges))
+        return cls(RecordMap.of(records or {}), edges)
 
     def with_record(self, i: Id, r: Record) -> Store:
         """``(m[i ↦ r], E)``."""
-        d = dict(self.records)
-        d[i] = r
-        return Store._trusted(_RecordMap(d), self.edges)
+        return Store._make(self._rm.set(i, r), self._ix)
 
     def without_record(self, i: Id) -> Store:
         """``(m \\ {i}, E)`` (edges untouched)."""
-        d = dict(self.records)
-        d.pop(i, None)
-        return Store._trusted(_RecordMap(d), self.edges)
+        return Store._make(self._rm.without(i), self._ix)
 
-    def with_edges(self, edges: Iterable[Edge]) -> Store:
+    def with_edges(self, edges: Iterable[Edge | tuple[Id, Relation | str, Id]]) -> Store:
         """``(m, E ∪ edges)``."""
-        return Store._trusted(self.records, self.edges | frozenset(_edge(e) for e in edges))  # type: ignore[arg-type]
+        ix = self._ix.with_edges(_edges(edges))
+        return self if ix is self._ix else Store._make(self._rm, ix)
 
     def without_edges(self, edges: Iterable[Edge]) -> Store:
         """``(m, E \\ edges)``."""
-        return Store._trusted(self.records, self.edges - frozenset(edges))  # type: ignore[arg-type]
+        ix = self._ix.without(edges)
+        return self if ix is self._ix else Store._make(self._rm, ix)
 
     # -- Definition 3.4 -----------------------------------------------------------------
     def dom(self) -> frozenset[Id]:
@@ -169,41 +159,67 @@ class Store:
 
     def ids(self) -> frozenset[Id]:
         """ids(s): identifiers *mentioned* — records and every edge endpoint."""
-        out = set(self.records)
-        for e in self.edges:
-            out.add(e.source)
-            out.add(e.target)
-        return frozenset(out)
+        return frozenset(self.records) | frozenset(self._ix.endpoints())
+
+    def mentions(self, i: Id) -> bool:
+        """``i ∈ ids(s)``, in O(1)."""
+        return i in self.records or self._ix.mentions(i)
 
     def dangling(self) -> frozenset[Id]:
         """Edge endpoints outside dom(m_s)."""
-        return self.ids() - self.dom()
+        return frozenset(i for i in self._ix.endpoints() if i not in self.records)
 
     def dangling_edges(self, labels: Iterable[Relation] | None = None) -> frozenset[Edge]:
         """Edges with an endpoint outside dom(m_s), optionally only those with the given labels."""
         keep = None if labels is None else frozenset(labels)
         return frozenset(
             e
-            for e in self.edges
-            if (keep is None or e.relation in keep)
-            and (e.source not in self.records or e.target not in self.records)
+            for i in self.dangling()
+            for e in self._ix.incident(i)
+            if keep is None or e.relation in keep
         )
 
     def occ(self) -> frozenset[Id]:
         """occ(s) = ids(s) ∪ the identifiers named in ancestry metadata (Definition 3.8)."""
-        named = {j for r in self.records.values() for rel in ANCESTRY for j in meta_ancestry(r, rel)}
-        return self.ids() | frozenset(named)
+        return self.ids() | frozenset(self._rm.named_in_metadata())
+
+    def occurs(self, i: Id) -> bool:
+        """``i ∈ occ(s)``, in O(1): what a strictly fresh allocation must avoid."""
+        return i in self.records or self._ix.mentions(i) or self._rm.names(i)
+
+    def ids_with_prefix(self, p: str) -> Iterator[Id]:
+        """The identifiers of dom(m_s) that extend ``p``, ascending (O(log n) to the first)."""
+        return self._rm.with_prefix(p)
+
+    def first_with_prefix(self, p: str) -> Id | None:
+        """The least identifier of dom(m_s) that extends ``p``, in O(log n)."""
+        return self._rm.first_with_prefix(p)
+
+    def last_with_prefix(self, p: str) -> Id | None:
+        """The greatest identifier of dom(m_s) that extends ``p``, in O(log n)."""
+        return self._rm.last_with_prefix(p)
+
+    def latest_clock(self) -> int:
+        """The latest ``created_at``/``updated_at`` of any record (0 if none), in O(log n)."""
+        return self._rm.latest_clock()
 
     def namespaces(self) -> tuple[str, ...]:
         """The namespaces that have at least one record, sorted."""
         return tuple(sorted({r.namespace for r in self.records.values()}))
 
     def out_edges(self, i: Id, labels: Iterable[Relation] | None = None) -> tuple[Edge, ...]:
-        """The edges out of ``i``, sorted, optionally restricted to some labels."""
+        """The edges out of ``i``, sorted, optionally restricted to some labels (O(degree))."""
         keep = None if labels is None else frozenset(labels)
-        return tuple(
-            sorted(e for e in self.edges if e.source == i and (keep is None or e.relation in keep))
-        )
+        return tuple(sorted(e for e in self._ix.outgoing(i) if keep is None or e.relation in keep))
+
+    def in_edges(self, i: Id, labels: Iterable[Relation] | None = None) -> tuple[Edge, ...]:
+        """The edges into ``i``, sorted, optionally restricted to some labels (O(degree))."""
+        keep = None if labels is None else frozenset(labels)
+        return tuple(sorted(e for e in self._ix.incoming(i) if keep is None or e.relation in keep))
+
+    def incident_edges(self, i: Id) -> frozenset[Edge]:
+        """Every edge with ``i`` as an endpoint (what a delete removes), in O(degree)."""
+        return frozenset(self._ix.incident(i))
 
     # -- closure conditions ------------------------------------------------------------
     def is_inverse_closed(self) -> bool:
@@ -212,7 +228,8 @@ class Store:
 
     def one_way_edges(self) -> frozenset[Edge]:
         """The edges whose inverse is missing (the violations of inverse closure)."""
-        return frozenset(e for e in self.edges if Edge(e.target, inverse(e.relation), e.source) not in self.edges)
+        ix = self._ix
+        return frozenset(e for e in ix if Edge(e.target, inverse(e.relation), e.source) not in ix)
 
     def is_referentially_closed(self) -> bool:
         """Every edge endpoint lies in dom(m_s)."""
@@ -222,7 +239,7 @@ class Store:
         """For every (i, r, j) ∈ E with r ∈ R⁻ and i ∈ dom(m_s), also j ∈ dom(m_s)."""
         return all(
             e.target in self.records
-            for e in self.edges
+            for e in self._ix
             if e.relation in ANCESTRY and e.source in self.records
         )
 
@@ -230,7 +247,7 @@ class Store:
         """AC⁺: every R⁻ edge has both endpoints in dom(m_s) (the invariant of Prop. 5.9, amended)."""
         return all(
             e.source in self.records and e.target in self.records
-            for e in self.edges
+            for e in self._ix
             if e.relation in ANCESTRY
         )
 
@@ -238,9 +255,25 @@ class Store:
         """The lineage form of L7: no R⁻ ∪ R⁺ edge dangles."""
         return not self.dangling_edges(LINEAGE)
 
+    # -- values -------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Store):
+            return NotImplemented
+        return self is other or (self._ix == other._ix and self._rm == other._rm)
+
+    def __hash__(self) -> int:
+        h: int | None = self._hash
+        if h is None:
+            h = hash((self.records, self._ix))
+            _set_hash(self, h)
+        return h
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Store, (dict(self.records), sorted(self.edges)))
+
     def __repr__(self) -> str:
         es = ", ".join(str(e) for e in sorted(self.edges))
-        return f"Store({len(self.records)} records: {sorted(self.records)}; edges: [{es}])"
+        return f"Store({len(self.records)} records: {list(self.records)}; edges: [{es}])"
 
     def _repr_html_(self) -> str:
         rows = "".join(
@@ -253,6 +286,13 @@ class Store:
             "<table><tr><th>id</th><th>type</th><th>namespace</th><th>content</th></tr>"
             f"{rows}</table><ul>{edges}</ul>"
         )
+
+
+# the slots' own setters: construction bypasses the frozen ``__setattr__``
+_set_records = Store.__dict__["records"].__set__
+_set_rm = Store.__dict__["_rm"].__set__
+_set_index = Store.__dict__["_ix"].__set__
+_set_hash = Store.__dict__["_hash"].__set__
 
 
 EMPTY = Store()
@@ -304,10 +344,16 @@ def disjoint_union(s: Store, t: Store) -> Store:
     ...
     coalg.model.store.UnionUndefined: ⊎ (domain-disjoint union) is undefined: both stores hold records at a
     """
-    clash = s.dom() & t.dom()
+    big, small = (s, t) if len(s.records) >= len(t.records) else (t, s)
+    clash = [i for i in small.records if i in big.records]
     if clash:
         raise UnionUndefined("⊎ (domain-disjoint union)", clash)
-    return Store._trusted(_RecordMap({**s.records, **t.records}), s.edges | t.edges)
+    # the smaller part is added into the larger: O(small · log big), sharing the rest
+    records = big._rm
+    for i, r in small.records.items():
+        records = records.set(i, r)
+    more, fewer = (s._ix, t._ix) if len(s._ix) >= len(t._ix) else (t._ix, s._ix)
+    return Store._make(records, more.with_edges(fewer))
 
 
 def mention_disjoint_union(s: Store, t: Store) -> Store:
@@ -319,7 +365,8 @@ def mention_disjoint_union(s: Store, t: Store) -> Store:
     ...
     coalg.model.store.UnionUndefined: ⊕ (mention-disjoint union) is undefined: both stores mention j
     """
-    clash = s.ids() & t.ids()
+    big, small = (s, t) if len(s.records) + len(s._ix) >= len(t.records) + len(t._ix) else (t, s)
+    clash = [i for i in small.ids() if big.mentions(i)]
     if clash:
         raise UnionUndefined("⊕ (mention-disjoint union)", clash)
     return disjoint_union(s, t)

@@ -1,0 +1,94 @@
+"""The persistent sorted set behind a store's order-sensitive indexes (coalg.model.sortedkeys).
+
+Every property is checked against a plain sorted list, with nodes made tiny
+(four keys) so that a few dozen updates already split, join and collapse nodes
+on several levels, and with every earlier version kept to check persistence.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coalg.model import sortedkeys
+from coalg.model.sortedkeys import SortedKeys, _Inner
+
+PROPERTY = settings(derandomize=True, max_examples=150, deadline=None)
+
+ops = st.lists(st.tuples(st.booleans(), st.integers(0, 60)), max_size=120)
+
+
+@pytest.fixture(autouse=True)
+def tiny_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sortedkeys, "_MAX", 4)
+    monkeypatch.setattr(sortedkeys, "_MIN", 2)  # a node left with one key joins a neighbour
+
+
+def _check_shape(node: object, depth: int, depths: set[int]) -> None:
+    """Keys sorted, ``lows`` exact, every leaf at the same depth."""
+    if isinstance(node, _Inner):
+        assert len(node.lows) == len(node.kids) > 0
+        for low, kid in zip(node.lows, node.kids):
+            assert low == sortedkeys._low(kid)
+            _check_shape(kid, depth + 1, depths)
+        assert list(node.lows) == sorted(node.lows)
+    else:
+        assert isinstance(node, list) and node == sorted(set(node))
+        depths.add(depth)
+
+
+@PROPERTY
+@given(ops, st.integers(-1, 62))
+def test_updates_and_queries_agree_with_a_sorted_list(script: list[tuple[bool, int]], q: int) -> None:
+    s: SortedKeys[int] = SortedKeys()
+    ref: set[int] = set()
+    versions = []
+    for insert, k in script:
+        s = s.insert(k) if insert else s.remove(k)
+        (ref.add if insert else ref.discard)(k)
+        versions.append((s, sorted(ref)))
+        depths: set[int] = set()
+        _check_shape(s._root, 0, depths)
+        assert len(depths) <= 1
+    keys = sorted(ref)
+    assert list(s) == keys and len(s) == len(keys)
+    assert s.last() == (keys[-1] if keys else None)
+    assert s.ceiling(q) == next((k for k in keys if k >= q), None)
+    assert s.floor_below(q) == next((k for k in reversed(keys) if k < q), None)
+    assert list(s.iter_from(q)) == keys[bisect_left(keys, q) :]
+    assert all((k in s) == (k in ref) for k in range(-1, 62))
+    for old, expected in versions:  # persistence: no later update changed an earlier version
+        assert list(old) == expected
+
+
+@PROPERTY
+@given(st.lists(st.integers(0, 500), max_size=200))
+def test_bulk_build_equals_one_by_one(keys: list[int]) -> None:
+    one_by_one: SortedKeys[int] = SortedKeys()
+    for k in keys:
+        one_by_one = one_by_one.insert(k)
+    bulk = SortedKeys.of(keys)
+    assert bulk == one_by_one and hash(bulk) == hash(one_by_one)
+    assert list(bulk) == sorted(set(keys))
+
+
+def test_updates_that_change_nothing_return_the_same_set() -> None:
+    s = SortedKeys.of([1, 2, 3])
+    assert s.insert(2) is s and s.remove(9) is s
+
+
+def test_an_update_copies_one_path_only() -> None:
+    """Structure sharing: after one insertion all leaves but one are the very same objects."""
+    s = SortedKeys.of(range(0, 400, 2))
+    t = s.insert(201)
+
+    def leaves(x: SortedKeys[int]) -> list[object]:
+        return list(sortedkeys._leaves(x._root))
+
+    old, new = leaves(s), leaves(t)
+    shared = sum(any(a is b for b in old) for a in new)
+    assert len(new) - shared <= 2  # the leaf that took 201 (split in two at most)
+    assert len(old) > 50
