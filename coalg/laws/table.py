@@ -24,7 +24,7 @@ from ..model import Realisation, call_from_json, get_realisation
 from ..paper import Verdict
 from .agreement import L2, check_L2
 from .bitemporality import L6, check_L6
-from .clause import Clause, ClauseCheck, ClauseInfo
+from .clause import Clause, ClauseCheck, ClauseInfo, check_many, clear_verdicts
 from .display import show_call
 from .exploration import clear_cache as clear_explorations
 from .integrity import L7, check_L7
@@ -89,7 +89,8 @@ def clause_entry(key: str, v: Verdict) -> dict[str, Any]:
 
 @cache
 def _table(r: Realisation) -> dict[str, Any]:
-    return {"realisation": r.name, "clauses": {key: clause_entry(key, CHECKS[key](r)) for key in CLAUSES}}
+    verdicts = check_many(CLAUSE_TABLE, r)
+    return {"realisation": r.name, "clauses": {c.key: clause_entry(c.key, v) for c, v in zip(CLAUSE_TABLE, verdicts)}}
 
 
 def law_table(realisation: Realisation | str) -> dict[str, Any]:
@@ -125,8 +126,9 @@ def law_table(realisation: Realisation | str) -> dict[str, Any]:
 
 
 def clear_cache() -> None:
-    """Forget every cached law table and exploration (for benchmarks)."""
+    """Forget every cached law table, verdict and exploration (for benchmarks)."""
     _table.cache_clear()
+    clear_verdicts()
     clear_explorations()
 
 
