@@ -1,8 +1,12 @@
 # Coalgebraic Memory, the executable textbook.
 #   make book   build the web book into _build/html (open _build/html/index.html);
 #               --all re-executes every chapter even if only coalg/ changed
+#   make quick  after editing a chapter: rebuild only the pages whose source changed
+#               (CH=05-8 rebuilds that chapter even if unchanged, e.g. after editing coalg/)
+#   make pdf    the whole book as one PDF, _build/pdf/book.pdf (installs TeX Live on first use)
 #   make test   run the whole test suite (unit tests, doctests, book build + browser checks)
-#   make lab    open the notebooks in JupyterLab (live widgets)
+#   make lab    JupyterLab on the whole project: every chapter and explorer opens as a notebook;
+#               your copies to play with live in scratch/ (git-ignored)
 #   make explorers  serve the explorer notebooks as live apps with Voila (127.0.0.1 only)
 #   make setup  install everything the above need (run by each of them)
 
@@ -13,7 +17,7 @@ JB    := $(VENV)/bin/jupyter-book
 LAB_PORT ?= 8888
 EXPLORERS_PORT ?= 8866
 
-.PHONY: setup book test lab explorers clean
+.PHONY: setup book quick pdf test lab explorers clean
 
 setup:
 	@tools/setup.sh
@@ -22,12 +26,31 @@ book: setup
 	rm -rf _build/html
 	$(JB) build . -W -n --keep-going --all
 
+# Sphinx re-reads (and executes) only the sources changed since the last build; the rest of
+# _build/html is kept. Use `make book` for a clean build of everything.
+quick: setup
+	@if [ -n "$(CH)" ]; then f=$$(ls book/$(CH)*.md notebooks/$(CH)*.ipynb 2>/dev/null | head -1); \
+	  [ -n "$$f" ] || { echo "no chapter matches CH=$(CH)"; exit 1; }; touch "$$f"; echo "rebuilding $$f"; fi
+	$(JB) build . -W -n --keep-going
+
+# LaTeX via Jupyter Book 1's pdflatex builder (xelatex, see _config.yml); every chapter runs
+# again. The PDF lands in _build/latex/book.pdf and is copied to _build/pdf/book.pdf.
+pdf: setup
+	@tools/pdf_setup.sh
+	$(JB) build . --builder pdflatex -n --keep-going
+	mkdir -p _build/pdf && cp _build/latex/book.pdf _build/pdf/book.pdf
+	@echo "pdf: _build/pdf/book.pdf"
+
 test: setup
 	$(PY) -m pytest
 
+# tools/lab_prepare.py copies the chapters and explorers into scratch/ (never overwriting a
+# copy) and writes scratch/START.ipynb; tools/lab/jupyter_lab_config.py serves the project root
+# on 127.0.0.1, opens on that page, and makes the chapters open as notebooks.
 lab: setup
-	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(LAB_PORT) \
-	  $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.root_dir=notebooks
+	$(PY) tools/lab_prepare.py
+	$(VENV)/bin/jupyter lab --config=tools/lab/jupyter_lab_config.py --port=$(LAB_PORT) \
+	  $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
 # Voila needs no --allow-root. JUPYTER_PATH adds tools/jupyter/voila/templates/coalg: Voila's lab
 # template without the Font Awesome stylesheets it would fetch from cdn.jsdelivr.net, so nothing

@@ -23,6 +23,7 @@ __getattr__, __dir__, __all__ = attach(__name__, __file__)
 if TYPE_CHECKING:
     from .aut import (
         DEFAULT_MAX_SIZE,
+        AutInputError,
         AutLTS,
         disjoint_union,
     )

@@ -14,7 +14,25 @@ The label of a line is everything between its first and its last comma
 the quotes; ``"a"`` and ``a`` name the same label.  Blank lines are ignored;
 ``\\r\\n`` line ends are accepted.  Nothing in a file is ever evaluated.
 Reading, with every check on hostile input, is :mod:`coalg.bisim.aut_read`;
-writing is :mod:`coalg.bisim.aut_write`.
+writing (atomic: a temporary file renamed over the target) is
+:mod:`coalg.bisim.aut_write`.
+
+Limits (checked before anything is built; both backends share them)
+-------------------------------------------------------------------
+* a file is a regular file (a FIFO, device or directory is refused before
+  it is opened) of at most :data:`DEFAULT_MAX_BYTES` bytes (1 GiB) of UTF-8;
+* a line is at most :data:`DEFAULT_MAX_LINE_BYTES` bytes (64 KiB);
+* numbers are ASCII digits ``0-9``, at most :data:`MAX_DIGITS` (18) of
+  them, leading zeros included;
+* the header may announce at most :data:`DEFAULT_MAX_SIZE` (50 million)
+  states and as many transitions, no more transitions than the bytes that
+  follow could hold, and no more states than its transitions can touch
+  (``2 * n_transitions + 1``) plus :data:`SPARE_STATES` (65,536) states no
+  transition mentions -- so what is allocated follows what the file holds;
+* the body has exactly as many transitions as announced.
+
+Every violation raises :class:`AutInputError` naming the file, the line
+and the reason.
 
 State payloads (convention)
 ---------------------------
@@ -37,13 +55,43 @@ from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from ..errors import InputError
 from .buffers import Backend, frozen, load_numpy, use_numpy, writable, zeros
 from .lts import LTS
 
-__all__ = ["DEFAULT_MAX_SIZE", "AutLTS", "disjoint_union"]
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_LINE_BYTES",
+    "DEFAULT_MAX_SIZE",
+    "MAX_DIGITS",
+    "SPARE_STATES",
+    "AutInputError",
+    "AutLTS",
+    "disjoint_union",
+]
 
 DEFAULT_MAX_SIZE = 50_000_000
 """Default cap on the number of states and of transitions a header may announce."""
+
+DEFAULT_MAX_BYTES = 1 << 30
+"""Default cap on the bytes of a file (1 GiB)."""
+
+DEFAULT_MAX_LINE_BYTES = 1 << 16
+"""Default cap on the bytes of one line (64 KiB)."""
+
+MAX_DIGITS = 18
+"""A number is written with at most this many digits (leading zeros included)."""
+
+SPARE_STATES = 1 << 16
+"""States a header may announce beyond those its transitions can touch."""
+
+
+class AutInputError(InputError):
+    """The error of the ``.aut`` format: the file, the line and the reason.
+
+    >>> str(AutInputError("expected '(src,label,dst)', got 'x'", source="a.aut", line=3))
+    "a.aut, line 3: expected '(src,label,dst)', got 'x'"
+    """
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -138,8 +138,9 @@ def _scan_swar(data: bytes, body: Any, base: int, p: Any, forward: bool) -> tupl
     return val, term
 
 
-def fast_body(data: bytes, body_start: int, m: int, n: int) -> Any:
-    """Vectorised parse of the strict layout ``(digits,label,digits)`` per line; None if anything is unusual."""
+def fast_body(data: bytes, body_start: int, m: int, n: int, max_line: int) -> Any:
+    """Vectorised parse of the strict layout ``(digits,label,digits)`` per line; None if anything
+    is unusual (a line longer than ``max_line`` bytes included)."""
     np = load_numpy()
     body = np.frombuffer(data, dtype=np.uint8)[body_start:]
     L = body.size
@@ -157,7 +158,8 @@ def fast_body(data: bytes, body_start: int, m: int, n: int) -> Any:
     if starts.size != m:
         return None
     ends -= body[np.maximum(ends - 1, 0)] == 13
-    if (ends - starts < MIN_LINE).any():
+    width = ends - starts
+    if (width < MIN_LINE).any() or (width >= max_line).any():
         return None
     if not ((body[starts] == 40).all() and (body[ends - 1] == 41).all()):
         return None

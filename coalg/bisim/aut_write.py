@@ -14,19 +14,25 @@ import os
 from collections.abc import Iterator
 from typing import IO
 
-from .aut import AutLTS
+from ..userfiles import display_name, write_atomic
+from .aut import AutInputError, AutLTS
 
 __all__ = ["write_aut"]
 
 
 def _quote(name: str) -> str:
-    if "\n" in name or "\r" in name:
+    # quoted, a carriage return inside a label is never the end of a line: only a newline cannot be written
+    if "\n" in name:
         raise ValueError(f"label {name!r} contains a line break; .aut cannot represent it")
     return f'"{name}"'
 
 
 def write_aut(dest: str | os.PathLike[str] | IO[str], aut: AutLTS) -> None:
     """Write ``aut`` in ``.aut`` format (labels always quoted) to a path or text stream.
+
+    A path is written atomically: to a temporary file in the same folder,
+    renamed over ``dest`` only once complete, so a failure (a label with a
+    line break, a full disk) leaves the previous file as it was.
 
     Payload observations read with a ``payload_prefix`` are written back as
     ``<prefix><payload>`` self-loops after the other transitions, so that
@@ -52,7 +58,8 @@ def write_aut(dest: str | os.PathLike[str] | IO[str], aut: AutLTS) -> None:
         yield "".join(extra)
 
     if isinstance(dest, (str, os.PathLike)):
-        with open(dest, "w", encoding="utf-8", newline="\n") as f:
-            f.writelines(chunks())
+        name = display_name(dest)
+        write_atomic(dest, (c.encode("utf-8") for c in chunks()),
+                     lambda msg: AutInputError(msg, source=name))
     else:
         dest.writelines(chunks())

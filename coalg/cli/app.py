@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import CoalgError
 from . import audit, bisim, laws, witness
-from .common import Formatter, Handler, UsageError
+from .common import Formatter, Handler, Parser, UsageError
 
 __all__ = ["build_parser", "main"]
 
@@ -41,6 +41,9 @@ examples:
 
 exit status: 0 when the question was answered (whatever the answer),
 2 on bad input or usage (one line on stderr, never a traceback).
+Every file is read only when it is a regular file (a FIFO, device or
+directory is refused before it is opened), within stated limits; see
+each subcommand's --help.
 """
 
 _SUBCOMMANDS: list[Callable[[Any], None]] = [bisim.register, laws.register, witness.register, audit.register]
@@ -48,9 +51,7 @@ _SUBCOMMANDS: list[Callable[[Any], None]] = [bisim.register, laws.register, witn
 
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every registered subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="coalg", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=Formatter
-    )
+    parser = Parser(prog="coalg", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=Formatter)
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", required=True)
     for register in _SUBCOMMANDS:
         register(sub)
@@ -64,6 +65,8 @@ def _describe(e: BaseException) -> str:
         return f"cannot read {what!r}: {reason}" if what != "" else reason
     if isinstance(e, MemoryError):
         return "out of memory (input too large for this machine)"
+    if isinstance(e, RecursionError):
+        return "input nested too deeply to process"
     text = str(e) or e.__class__.__name__
     return " ".join(text.split())  # one line
 
@@ -74,12 +77,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # BLAS threads, and starting them costs ~50 ms per run (the user's setting wins).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = build_parser()
-    args = parser.parse_args(None if argv is None else list(argv))
+    args, extra = parser.parse_known_args(None if argv is None else list(argv))
     name = f"coalg {args.command}"
+    if extra:  # named by the subcommand they were given to, in one line like every usage error
+        sys.stderr.write(f"{name}: error: unrecognized arguments: {' '.join(extra)} (see {name} --help)\n")
+        return 2
     handler: Handler = args.func
     try:
         return handler(args)
-    except (CoalgError, OSError, MemoryError, UnicodeError, UsageError) as e:
+    except (CoalgError, OSError, MemoryError, RecursionError, UnicodeError, UsageError) as e:
         sys.stdout.flush()
         sys.stderr.write(f"{name}: error: {_describe(e)}\n")
         return 2

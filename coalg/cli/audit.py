@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import contextfs
-from .common import Formatter, UsageError, emit
+from .common import Formatter, UsageError, count, emit
 
 __all__ = ["register"]
 
@@ -52,14 +52,24 @@ the real package by tools/make_sample_db.py) is audited.
 """
 
 _AUDIT_EPILOG = """\
+limits (beyond them the file is not audited):
+  - PATH is a regular file, after following a symbolic link; a FIFO, a
+    device or a directory is refused before it is opened, and so is a -wal,
+    -journal or -shm beside the resolved file that is not a regular file;
+  - a non-empty -wal (WAL mode) or a -journal (a hot journal) beside the
+    resolved file is refused: a read-only reader could not see what it holds;
+  - the tags and metadata cells nest at most 100 levels of JSON (a cell that
+    is not JSON reads as empty, as in ContextFS).
+
 examples:
   coalg audit ~/.contextfs/context.db
   coalg audit data/sample-contextfs.db --json
   coalg audit store.db --view model
 
 exit status: 0 no findings, 1 findings, 2 the file cannot be audited (missing,
-a directory, not SQLite, corrupt, locked by a writer, not a ContextFS
-database, or a newer schema) -- one line on stderr, never a traceback.
+not a regular file, not SQLite, corrupt, locked by a writer, a live log or
+hot journal, a cell beyond the limits, not a ContextFS database, or a newer
+schema) -- one line on stderr, never a traceback.
 A progress bar goes to stderr when it is a terminal (or with --progress).
 """
 
@@ -77,7 +87,7 @@ def register(sub: Any) -> None:
     p.add_argument("--view", choices=("contextfs", "model"), default="contextfs",
                    help="which rows count as present (default: contextfs)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr even when it is not a terminal")
-    p.add_argument("--limit", type=int, default=50, metavar="N",
+    p.add_argument("--limit", type=count, default=50, metavar="N",
                    help="findings listed in the human report (default 50; --json lists all)")
     p.set_defaults(func=_run)
 

@@ -9,7 +9,14 @@ import argparse
 import time
 from typing import Any
 
-from .common import Formatter, UsageError, emit
+from ..bisim.aut import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_MAX_SIZE,
+    MAX_DIGITS,
+    SPARE_STATES,
+)
+from .common import Formatter, UsageError, count, emit
 
 __all__ = ["register"]
 
@@ -40,7 +47,24 @@ of the O(m log n) class: it copes with millions of transitions and with long
 chains.
 """
 
-_BISIM_EPILOG = """\
+_BISIM_LIMITS = f"""\
+limits (a file beyond them is refused with one line naming the file, the line
+and the reason, before anything is built for it):
+  - a regular file: a FIFO, a device or a directory is refused before it is
+    opened; at most {DEFAULT_MAX_BYTES:,} bytes (--max-bytes) of UTF-8 text;
+  - a line has at most {DEFAULT_MAX_LINE_BYTES:,} bytes;
+  - numbers are ASCII digits 0-9, at most {MAX_DIGITS} of them;
+  - the header announces at most {DEFAULT_MAX_SIZE:,} states and as many
+    transitions (--max-size), no more transitions than the bytes that
+    follow can hold, and no more than {SPARE_STATES:,} states beyond the
+    2 * N_TRANSITIONS + 1 its transitions can touch;
+  - the file holds exactly the N_TRANSITIONS transitions announced.
+"""
+
+_BISIM_EPILOG = _BISIM_LIMITS + """
+exit status: 0 when answered (bisimilar or not), 2 on bad input or usage
+(one line on stderr, never a traceback).
+
 examples:
   coalg bisim lts.aut
       lts.aut: 6 states, 8 transitions, 3 strong-bisimilarity classes.
@@ -74,23 +98,31 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--max-size",
         metavar="N",
-        type=int,
-        default=None,
-        help="refuse files whose header announces more than N states or transitions (default 50 million)",
+        type=count,
+        default=DEFAULT_MAX_SIZE,
+        help=f"refuse files whose header announces more than N states or transitions (default {DEFAULT_MAX_SIZE:,})",
+    )
+    p.add_argument(
+        "--max-bytes",
+        metavar="N",
+        type=count,
+        default=DEFAULT_MAX_BYTES,
+        help=f"refuse files of more than N bytes (default {DEFAULT_MAX_BYTES:,})",
     )
     p.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..bisim import DEFAULT_MAX_SIZE, compare_auts, count_classes, read_aut
+    from ..bisim import compare_auts, count_classes, read_aut
 
     files: list[str] = args.files
     if len(files) > 2:
         raise UsageError("expected one or two files")
-    cap = DEFAULT_MAX_SIZE if args.max_size is None else args.max_size
+    cap = args.max_size
     t0 = time.perf_counter()
     auts = [
-        read_aut(f, payload_prefix=args.payload_prefix, max_states=cap, max_transitions=cap)
+        read_aut(f, payload_prefix=args.payload_prefix, max_states=cap, max_transitions=cap,
+                 max_bytes=args.max_bytes)
         for f in files
     ]
     t1 = time.perf_counter()

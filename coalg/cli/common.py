@@ -1,4 +1,5 @@
-"""What every subcommand shares: the help formatter, the output of one answer, the usage error."""
+"""What every subcommand shares: the parser (usage errors in one line), the help formatter,
+the output of one answer, the usage error, checked numeric options."""
 
 from __future__ import annotations
 
@@ -6,11 +7,39 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
-__all__ = ["Formatter", "Handler", "UsageError", "emit"]
+__all__ = ["Formatter", "Handler", "Parser", "UsageError", "emit", "count"]
 
 Handler = Callable[[argparse.Namespace], int]
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr (exit status 2).
+
+    Subcommand parsers are made of the same class (``add_subparsers`` uses the
+    parent's type), so ``coalg bisim --bogus`` is one line too.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
+
+
+def count(text: str) -> int:
+    """An ``argparse`` type: a whole number, 0 or more (``--limit -1`` is refused).
+
+    >>> count("12")
+    12
+    >>> count("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number 0 or more, got '-1'
+    """
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()) or len(t) > 18:
+        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text[:40]!r}")
+    return int(t)
 
 
 class Formatter(argparse.RawDescriptionHelpFormatter):

@@ -15,6 +15,19 @@ paper's store (§3.1, :class:`~coalg.model.store.Store`) in one of two views:
 * ``model`` — what the paper's model says a delete leaves: live records and
   live edges only (a soft delete read as the model's delete).
 
+Limits (the input-validation layer of the format; each violation is one
+:class:`AuditError` naming the file, the row or sibling file, and the reason):
+
+* the path names a regular file (a symbolic link is followed first); a FIFO,
+  device or directory is refused before it is opened, and so is a ``-wal``,
+  ``-journal`` or ``-shm`` beside the resolved file that is not a regular file;
+* the file starts with the 100-byte SQLite header; a non-empty ``-wal`` (WAL
+  mode) or a ``-journal`` (a hot journal) beside the resolved file is refused;
+* the ``tags`` and ``metadata`` cells nest at most 100 levels of JSON
+  (:data:`coalg.model.records.MAX_DEPTH`); a cell that is not JSON reads as empty,
+  as ContextFS's own fallback does;
+* every SQLite error, whatever the bytes of its message, is an :class:`AuditError`.
+
 The checks on the store are :mod:`coalg.contextfs.auditing`.
 """
 
@@ -29,7 +42,8 @@ from typing import Any, TextIO
 
 from ..errors import CoalgError
 from ..model import Edge, Record, Store
-from .tables import KNOWN_REVISIONS, record_of_row, relation_of
+from ..userfiles import display_name, kind_of, read_head
+from .tables import KNOWN_REVISIONS, CellError, record_of_row, relation_of
 
 __all__ = ["VIEWS", "AuditError", "Database", "Progress", "read_database"]
 
@@ -46,7 +60,9 @@ _EDGE_KNOWN = frozenset(("from_id", "to_id", "relation", "weight", "created_at",
 
 
 class AuditError(CoalgError, ValueError):
-    """The file cannot be audited (missing, not SQLite, not ContextFS, corrupt, locked, newer schema)."""
+    """The file cannot be audited (missing, not a regular file, not SQLite, not ContextFS, corrupt, locked,
+    a live log or hot journal, a cell beyond the limits, newer schema); the message names the file and the
+    reason."""
 
 
 @dataclass(frozen=True)
@@ -104,58 +120,79 @@ def _columns(conn: sqlite3.Connection, table: str) -> dict[str, tuple[bool, bool
 
 
 def _read_only_uri(path: str) -> str:
-    """The URI that opens ``path`` without writing, after checking the header, the journal and the log."""
-    p = Path(path)
-    if not p.exists():
-        raise AuditError(f"{path}: no such file")
-    if p.is_dir():
-        raise AuditError(f"{path}: is a directory, not a database file")
-    try:
-        with open(p, "rb") as f:
-            header = f.read(100)
-    except OSError as e:
-        raise AuditError(f"{path}: cannot read: {e.strerror or e}") from None
+    """The URI that opens ``path`` without writing, after checking the file, its header, the journal and the log.
+
+    ``path`` is resolved first (a symbolic link is followed), so the ``-wal``
+    and ``-journal`` files looked for are those SQLite itself would use.
+    """
+    name = display_name(path)
+
+    def fail(msg: str) -> AuditError:
+        return AuditError(f"{name}: {msg}")
+
+    header = read_head(path, 100, fail)  # refuses a FIFO, a device, a directory before opening it
     if len(header) == 0:
-        raise AuditError(f"{path}: empty file, not a SQLite database")
+        raise fail("empty file, not a SQLite database")
     if not header.startswith(b"SQLite format 3\x00"):
-        raise AuditError(f"{path}: not a SQLite database (no 'SQLite format 3' header)")
+        raise fail("not a SQLite database (no 'SQLite format 3' header)")
     if len(header) < 100:
-        raise AuditError(f"{path}: corrupt SQLite database (truncated header)")
-    uri = p.resolve().as_uri()
+        raise fail("corrupt SQLite database (truncated header)")
+    real = Path(os.path.realpath(path))
+    via = "" if os.path.abspath(path) == str(real) else f" (beside {real}, which {name} links to)"
+    for suffix in ("-wal", "-journal", "-shm"):
+        kind = kind_of(str(real) + suffix)
+        if kind is not None:
+            raise fail(f"{real.name}{suffix}{via} is {kind}, not a regular file; SQLite would block or "
+                       "fail on it, so it is not audited")
+    uri = real.as_uri()
     if header[18] == 2 or header[19] == 2:  # write-ahead logging
-        log = Path(str(p) + "-wal")
+        log = Path(str(real) + "-wal")
         if log.exists() and log.stat().st_size > 0:
-            raise AuditError(f"{path}: its write-ahead log ({log.name}) holds transactions not yet in the database "
-                             "file; a read-only audit would miss them. Close every ContextFS process (or "
-                             "checkpoint the log) and audit again.")
+            raise fail(f"its write-ahead log ({log.name}){via} holds transactions not yet in the database "
+                       "file; a read-only audit would miss them. Close every ContextFS process (or "
+                       "checkpoint the log) and audit again.")
         return uri + "?mode=ro&immutable=1"
-    journal = Path(str(p) + "-journal")
+    journal = Path(str(real) + "-journal")
     if journal.exists() and journal.stat().st_size > 0:  # a hot (or possibly hot) rollback journal
-        raise AuditError(f"{path}: a rollback journal ({p.name}-journal) is present: a write is in progress "
-                         "or was interrupted. A read-only audit cannot recover it; let ContextFS finish (or "
-                         "open the database once with ContextFS) and audit again.")
+        raise fail(_HOT_JOURNAL.format(journal=f"{journal.name}{via}"))
     return uri + "?mode=ro"
+
+
+_HOT_JOURNAL = ("a rollback journal ({journal}) is present: a write is in progress or was interrupted "
+                "(a hot journal). A read-only audit cannot recover it; let ContextFS finish (or open the "
+                "database once with ContextFS) and audit again.")
 
 
 def _open(path: str) -> sqlite3.Connection:
     uri = _read_only_uri(path)
+    name = display_name(path)
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=0.25, isolation_level=None)
-    except sqlite3.Error as e:
-        raise AuditError(f"{path}: cannot open read-only: {e}") from None
+    except (sqlite3.Error, UnicodeDecodeError) as e:
+        raise AuditError(f"{name}: cannot open read-only: {_message(e)}") from None
     try:
         conn.execute("BEGIN")  # hold a shared lock: one consistent snapshot for the whole read
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.OperationalError as e:
         conn.close()
         if "locked" in str(e) or "busy" in str(e):
-            raise AuditError(f"{path}: the database is locked by another connection (a write is in progress); "
+            raise AuditError(f"{name}: the database is locked by another connection (a write is in progress); "
                              "audit again when it is done") from None
-        raise AuditError(f"{path}: cannot read: {e}") from None
-    except sqlite3.DatabaseError as e:
+        if "readonly" in str(e):  # SQLite wanted to roll back a hot journal, which read-only cannot do
+            raise AuditError(f"{name}: " + _HOT_JOURNAL.format(journal="-journal")) from None
+        raise AuditError(f"{name}: cannot read: {e}") from None
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         conn.close()
-        raise AuditError(f"{path}: corrupt or not a database: {e}") from None
+        raise AuditError(f"{name}: corrupt or not a database: {_message(e)}") from None
     return conn
+
+
+def _message(e: Exception) -> str:
+    """An error's message in one line; SQLite's own text when Python could not decode it as UTF-8."""
+    if isinstance(e, UnicodeDecodeError):
+        text = e.object.decode("utf-8", "replace") if isinstance(e.object, bytes) else str(e.object)
+        return f"{' '.join(text.split())} (SQLite's message was not UTF-8)"
+    return " ".join(str(e).split())
 
 
 def _check_schema(conn: sqlite3.Connection, path: str) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
@@ -219,7 +256,10 @@ def read_database(path: str | os.PathLike[str], view: str = "contextfs", *,
             all_rows[i] = (ns, gone)
             if not gone:
                 order.append(i)
-                records[i] = record_of_row(content, ty, tags, summary, ns, meta)
+                try:
+                    records[i] = record_of_row(content, ty, tags, summary, ns, meta)
+                except CellError as bad:
+                    raise AuditError(f"{display_name(path)}: memories row id {i[:40]!r}: {bad}") from None
             tick(k)
         n_edges = conn.execute("SELECT count(*) FROM memory_edges").fetchone()[0]
         tick = bar.phase("reading edges", n_edges)
@@ -239,8 +279,8 @@ def read_database(path: str | os.PathLike[str], view: str = "contextfs", *,
                     continue
             edges.add(e)
         conn.execute("COMMIT")
-    except sqlite3.DatabaseError as e:
-        raise AuditError(f"{path}: corrupt database: {e}") from None
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
+        raise AuditError(f"{display_name(path)}: corrupt database: {_message(err)}") from None
     finally:
         conn.close()
     # edges may dangle (that is what the audit looks for); they are Edge values already, so the store is

@@ -29,7 +29,7 @@ from .materialise import insert_order, install_fault_trigger, materialise, type_
 from .offline import modules, quiet_logs, sandbox
 from .tables import read_sqlite_store
 
-__all__ = ["FacadeShim", "LiveStore", "NullRAG", "facade"]
+__all__ = ["Allocated", "FacadeShim", "LiveStore", "NullRAG", "facade"]
 
 
 # =========================================================================== the null vector backend
@@ -275,3 +275,40 @@ class LiveStore:
     def inject_edge_fault(self, condition: str, name: str = "coalg_fault") -> None:
         """Make edge writes matching ``condition`` (SQL over ``NEW``) raise (:func:`~coalg.contextfs.materialise.install_fault_trigger`)."""
         install_fault_trigger(self.path, condition, name)
+
+
+class Allocated:
+    """The identifiers the package allocates in one observation (``str(uuid4())[:12]``), renamed as
+    the adapter renames them: to ``id0001``, ``id0002``, … in creation order, so what is reported
+    reads the same on every run.
+
+    >>> from types import SimpleNamespace
+    >>> new = Allocated()
+    >>> m = new(SimpleNamespace(id="3c9e1f0a-7b2"))
+    >>> new.json({"made": [m.id], m.id: "child of a0000000-001"})
+    {'made': ['id0001'], 'id0001': 'child of a0000000-001'}
+    """
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def __call__(self, memory: Any) -> Any:
+        """``memory`` (a new record the package returned), its identifier noted."""
+        self.names.setdefault(memory.id, f"id{len(self.names) + 1:04d}")
+        return memory
+
+    def text(self, s: str) -> str:
+        """``s`` with every noted identifier replaced by its name."""
+        for old, new in self.names.items():
+            s = s.replace(old, new)
+        return s
+
+    def json(self, v: Any) -> Any:
+        """A JSON-like value with every noted identifier replaced, in keys and strings alike."""
+        if isinstance(v, str):
+            return self.text(v)
+        if isinstance(v, dict):
+            return {self.text(k) if isinstance(k, str) else k: self.json(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [self.json(x) for x in v]
+        return v

@@ -33,9 +33,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from ..paper import Verdict, paper_item
-from .live import LiveStore
+from .live import Allocated, LiveStore
 from .materialise import FAULT_MESSAGE, schema_template
 from .offline import installed_files, modules, require, run_with_hashseed
 
@@ -49,6 +50,17 @@ __all__ = [
     "check_R6_3",
     "merged_types_by_seed",
 ]
+
+
+# =========================================================================== package identifiers, renamed
+
+
+def _renamed(new: Allocated, item: str, holds: bool, explored: int, witness: dict[str, Any],
+             summary: str) -> Verdict:
+    """The counterexample verdict with the package's identifiers renamed (the same on every run)."""
+    note = "identifiers the package allocated are renamed id0001, id0002, ... in creation order"
+    return Verdict(item, "counterexample", holds, explored, {**new.json(witness), "renamed": note},
+                   new.text(summary))
 
 
 # =========================================================================== Prop 5.20 across processes
@@ -219,10 +231,11 @@ def check_R5_2() -> Verdict:
     """Proposition 5.2 on the package: ``StorageRouter.delete`` removes incident edges, so a record that
     was not deleted loses its ancestry; a save under an existing id replaces the record.
     """
+    new = Allocated()
     live = LiveStore.open("r52.db")
     a = live.save("the API uses JWT", namespace="ns", id="a0000000-001")
-    a2 = live.evolve(a.id, "the API uses JWT with 1h expiry")
-    a3 = live.evolve(a2.id, "the API uses JWT with 15 min expiry")
+    a2 = new(live.evolve(a.id, "the API uses JWT with 1h expiry"))
+    a3 = new(live.evolve(a2.id, "the API uses JWT with 15 min expiry"))
     before = live.ancestry(a3.id)
     lineage_before = live.lineage_of(a3.id)["ancestors"]
     live.delete(a2.id)
@@ -232,7 +245,7 @@ def check_R5_2() -> Verdict:
     # (b) save under an existing identifier
     rep = LiveStore.open("r52b.db")
     r1 = rep.save("first", namespace="ns", id="r0000000-001")
-    r2 = rep.evolve(r1.id, "second")
+    r2 = new(rep.evolve(r1.id, "second"))
     meta_before = dict(rep.recall(r2.id).metadata)
     rep.save("second, re-saved", namespace="ns", id=r2.id)
     meta_after = dict(rep.recall(r2.id).metadata)
@@ -254,7 +267,7 @@ def check_R5_2() -> Verdict:
     summary = (f"After router.delete({a2.id}) the survivor {a3.id} has no ancestry edge left (before: {before}); "
                f"get_lineage({a3.id}) now reports only the deleted {a2.id}, from its metadata fallback. Re-saving "
                "a record under its id drops its metadata ancestry while its edges stay.")
-    return Verdict("R5.2", "counterexample", holds, 2, witness, summary)
+    return _renamed(new, "R5.2", holds, 2, witness, summary)
 
 
 # =========================================================================== Prop 5.14: two representations
@@ -273,10 +286,11 @@ def check_R5_14() -> Verdict:
     * every edge refused: metadata ``evolved_from`` with no edge at all;
     * without any fault: evolving a merged record inherits ``merged_from`` (Witness B).
     """
+    new = Allocated()
     second = LiveStore.open("r514-second.db")
     o = second.save("original", namespace="ns", id="o0000000-001")
     second.inject_edge_fault("(SELECT COUNT(*) FROM memory_edges) >= 1")
-    e = second.evolve(o.id, "evolved")
+    e = new(second.evolve(o.id, "evolved"))
     evolve_edges = second.edges()
     evolve_log = list(second.log)
 
@@ -284,14 +298,14 @@ def check_R5_14() -> Verdict:
     x = merge.save("x", namespace="ns", id="x0000000-001")
     y = merge.save("y", namespace="ns", id="y0000000-002")
     merge.inject_edge_fault("(SELECT COUNT(*) FROM memory_edges) >= 1")
-    mm = merge.merge([x.id, y.id], type="fact")
+    mm = new(merge.merge([x.id, y.id], type="fact"))
     merge_meta = list(mm.metadata["merged_from"])
     merge_edges = merge.ancestry(mm.id)
 
     allfail = LiveStore.open("r514-all.db")
     p = allfail.save("parent", namespace="ns", id="p0000000-001")
     allfail.inject_edge_fault("1")
-    c = allfail.evolve(p.id, "child")
+    c = new(allfail.evolve(p.id, "child"))
     all_meta = allfail.recall(c.id).metadata.get("evolved_from")
     all_edges = allfail.edges()
     history = allfail.history_of(c.id)
@@ -299,8 +313,8 @@ def check_R5_14() -> Verdict:
     clean = LiveStore.open("r514-clean.db")
     a = clean.save("a", namespace="ns", id="a0000000-001")
     b = clean.save("b", namespace="ns", id="b0000000-002")
-    ab = clean.merge([a.id, b.id], type="fact")
-    j = clean.evolve(ab.id, "merged, revised")
+    ab = new(clean.merge([a.id, b.id], type="fact"))
+    j = new(clean.evolve(ab.id, "merged, revised"))
     inherited = list(clean.recall(j.id).metadata.get("merged_from", []))
     j_edges = clean.ancestry(j.id)
 
@@ -323,7 +337,7 @@ def check_R5_14() -> Verdict:
                f"({e.id}, evolved_from, {o.id}) and a logged warning; merge({x.id}, {y.id}) records merged_from "
                f"{merge_meta} but edges to {[t for _, t in merge_edges]}. Without any fault, evolving a merged "
                f"record inherits merged_from {inherited} that no edge of {j.id} states.")
-    return Verdict("R5.14", "counterexample", holds, 4, witness, summary)
+    return _renamed(new, "R5.14", holds, 4, witness, summary)
 
 
 # =========================================================================== Prop 5.30: dangling edges
@@ -339,7 +353,8 @@ def check_R5_30() -> Verdict:
     n = live.save("the current policy", namespace="ns", id="4222cb04-233")
     live.supersede("no-such-id", n.id)
     w1 = [list(t) for t in live.edges() if "no-such-id" in t]
-    child = live.evolve("4222cb04", "the current policy, revised")
+    new = Allocated()
+    child = new(live.evolve("4222cb04", "the current policy, revised"))
     w2_meta = live.recall(child.id).metadata.get("evolved_from")
     w2 = [list(t) for t in live.edges() if child.id in (t[0], t[2])]
     ids = {i for (i,) in live.sql("SELECT id FROM memories")}
@@ -356,7 +371,7 @@ def check_R5_30() -> Verdict:
     summary = (f"supersede('no-such-id', {n.id}) stored both edges to an id that holds no record (W1); "
                f"evolve('4222cb04', …) resolved {n.id} but wrote evolved_from = '4222cb04' and edges to that "
                f"prefix, so {n.id} has no descendant edge and the child's ancestry dangles (W2).")
-    return Verdict("R5.30", "counterexample", holds, 2, witness, summary)
+    return _renamed(new, "R5.30", holds, 2, witness, summary)
 
 
 # =========================================================================== Remark 7.3

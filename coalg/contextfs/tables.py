@@ -28,11 +28,12 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..model import Edge, FrozenMap, Id, Record, Relation, Store
+from ..model import MAX_DEPTH, Edge, FrozenMap, Id, Record, Relation, Store, freeze
 
 __all__ = [
     "EPOCH",
     "KNOWN_REVISIONS",
+    "CellError",
     "SCHEMA",
     "json_cell",
     "read_sqlite_store",
@@ -102,14 +103,37 @@ def _clock(value: str | None) -> int | None:
 # =========================================================================== one row
 
 
-def json_cell(text: Any, default: Any) -> Any:
-    """The value of a JSON column (``tags``, ``metadata``); ``default`` when empty or not JSON."""
+class CellError(ValueError):
+    """A JSON cell of a row that no record can hold (nested deeper than the records' limit); names the column."""
+
+
+def json_cell(text: Any, default: Any, column: str = "cell") -> Any:
+    """The value of a JSON column (``tags``, ``metadata``); ``default`` when empty or not JSON.
+
+    Raises :class:`CellError` when the JSON nests deeper than a record may
+    hold (:data:`coalg.model.records.MAX_DEPTH`), rather than overflowing the stack.
+
+    >>> json_cell('["a", "b"]', [])
+    ['a', 'b']
+    >>> json_cell("[" * 200 + "]" * 200, [], "tags")
+    Traceback (most recent call last):
+    ...
+    coalg.contextfs.tables.CellError: tags: value nested more than 100 levels deep (maps, lists and sets); records hold at most that
+    """
     if text is None or text == "":
         return default
     try:
-        return json.loads(text)
+        value = json.loads(text)
+    except RecursionError:
+        raise CellError(f"{column}: JSON nested too deeply (more than the stack allows)") from None
     except (TypeError, ValueError):
         return default
+    if text.count("[") + text.count("{") > MAX_DEPTH:  # deep nesting needs that many brackets
+        try:
+            freeze(value)  # depth-bounded: refuses what records cannot hold before anything recurses on it
+        except ValueError as e:
+            raise CellError(f"{column}: {e}") from None
+    return value
 
 
 def _metadata(m: Any) -> FrozenMap:
@@ -128,17 +152,18 @@ def record_of_row(content: Any, memory_type: Any, tags: Any, summary: Any, names
     """The coalg record a row of ``memories`` holds (``tags`` and ``metadata`` as their JSON text).
 
     ``types_back`` renames the stored type (the adapter carries types ContextFS
-    does not know under unused ``MemoryType`` values).
+    does not know under unused ``MemoryType`` values).  Raises :class:`CellError`
+    for a ``tags`` or ``metadata`` cell nested beyond the limit.
     """
     ty = str(memory_type)
-    tag_list = json_cell(tags, [])
+    tag_list = json_cell(tags, [], "tags")
     return Record(
         content=content if isinstance(content, str) else str(content),
         type=(types_back or {}).get(ty, ty),
         namespace=str(namespace),
         tags=frozenset(str(t) for t in tag_list) if isinstance(tag_list, list) else frozenset(),
         summary=summary if isinstance(summary, str) else None,
-        metadata=_metadata(json_cell(metadata, {})),
+        metadata=_metadata(json_cell(metadata, {}, "metadata")),
         created_at=created_at,
         updated_at=updated_at,
     )

@@ -73,6 +73,9 @@ if TYPE_CHECKING:
         CSR,
         LineageIndex,
     )
+    from .jsoncheck import (
+        JsonInputError,
+    )
     from .jsonio import (
         FORMAT,
         MAX_BYTES,
@@ -122,6 +125,7 @@ if TYPE_CHECKING:
         ID_POSITIONS,
         INVERSE_TABLE,
         LINEAGE,
+        MAX_DEPTH,
         META_KEYS,
         FrozenMap,
         Id,

@@ -21,10 +21,24 @@ Format ``coalg-store``, version 1::
   exactly one serialisation and ``load(dump(s)) == s``.
 
 Reading never evaluates or unpickles anything.  Malformed or hostile input —
-wrong types, unknown fields or labels, duplicate identifiers, truncated text,
-absurd sizes — raises :class:`~coalg.errors.InputError` naming the location
-(the checks are :mod:`coalg.model.jsoncheck`).  Letters, calls, θ and outputs
-have their JSON in :mod:`coalg.model.jsonletters`.
+wrong types, unknown fields or labels, duplicate identifiers, truncated text —
+raises :class:`~coalg.model.jsoncheck.JsonInputError` (an
+:class:`~coalg.errors.InputError`) naming the file and the line or the JSON
+path of the field, and the reason.  Letters, calls, θ and outputs have their
+JSON in :mod:`coalg.model.jsonletters`.
+
+Limits (checked by :mod:`coalg.model.jsoncheck` before anything is built)
+--------------------------------------------------------------------------
+* a file is a regular file (a FIFO, device or directory is refused before it
+  is opened) of at most :data:`MAX_BYTES` (256 MiB) bytes of UTF-8 text;
+* arrays and objects nest at most 100 levels (so metadata at most 97);
+* a number has at most 100 characters; a fractional one must be finite;
+* text is valid Unicode (no lone surrogate), repeated keys and
+  ``NaN``/``Infinity`` are refused.
+
+Writing (:func:`save_store`) is atomic: the text goes to a temporary file in
+the same folder, which replaces the target only once it is complete, so a
+failed save leaves the previous file as it was.
 
 Examples
 --------
@@ -36,7 +50,7 @@ True
 >>> loads_store('{"format": "coalg-store", "version": 1, "records": {"a": {"content": 3}}, "edges": []}')
 Traceback (most recent call last):
 ...
-coalg.errors.InputError: <string>: records["a"].content: expected a string, got int
+coalg.model.jsoncheck.JsonInputError: <string>: records["a"].content: expected a string, got int
 """
 
 from __future__ import annotations
@@ -45,8 +59,18 @@ import json
 import os
 from typing import Any
 
-from ..errors import InputError
-from .jsoncheck import ReadContext, expect_str, opt_int, parse_json, relation_from_json, type_name
+from ..userfiles import display_name, read_regular, write_atomic
+from .jsoncheck import (
+    JsonInputError,
+    ReadContext,
+    check_value,
+    expect_str,
+    json_path,
+    opt_int,
+    parse_json,
+    relation_from_json,
+    type_name,
+)
 from .records import FrozenMap, Record, thaw
 from .store import Edge, Store
 
@@ -107,14 +131,57 @@ def store_to_json(s: Store) -> dict[str, Any]:
 
 
 def dumps_store(s: Store, *, indent: int | None = 2) -> str:
-    """The canonical JSON text of a store."""
-    return json.dumps(store_to_json(s), indent=indent, sort_keys=True, ensure_ascii=False) + "\n"
+    """The canonical JSON text of a store.
+
+    Raises :class:`JsonInputError` naming the field when the store holds what
+    JSON cannot (a non-finite number, text that is not valid Unicode).
+    """
+    doc = store_to_json(s)
+    try:
+        text = json.dumps(doc, indent=indent, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    except ValueError:  # inf or nan somewhere
+        _name_unwritable(doc)
+        raise
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate somewhere
+            _name_unwritable(doc)
+            raise
+    return text
+
+
+def _name_unwritable(doc: dict[str, Any]) -> None:
+    """Raise :class:`JsonInputError` for the first value of ``doc`` that has no JSON text."""
+    ctx = ReadContext("<store>")
+    stack: list[tuple[Any, Any]] = [(doc, None)]
+    while stack:
+        v, link = stack.pop()
+        if isinstance(v, dict):
+            for k in v:
+                check_value(k, json_path(link) + " (a key)", ctx)
+            stack.extend((x, (link, k)) for k, x in reversed(v.items()))
+        elif isinstance(v, list):
+            stack.extend((v[i], (link, i)) for i in range(len(v) - 1, -1, -1))
+        elif isinstance(v, float) and v - v != 0.0:
+            raise ctx.fail(json_path(link), f"{v} is not a finite number; JSON cannot hold it")
+        elif isinstance(v, str):
+            check_value(v, json_path(link), ctx)
 
 
 def save_store(s: Store, path: str | os.PathLike[str]) -> None:
-    """Write a store to ``path`` (UTF-8, canonical)."""
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(dumps_store(s))
+    """Write a store to ``path`` (UTF-8, canonical), atomically.
+
+    The text is made first (a store JSON cannot hold raises
+    :class:`JsonInputError` before the disk is touched), then written to a
+    temporary file beside ``path`` that replaces it only once complete.
+    """
+    name = display_name(path)
+    try:
+        data = dumps_store(s).encode("utf-8")
+    except JsonInputError as e:
+        raise JsonInputError(f"cannot save: {e.reason}", source=name, field=e.field) from None
+    write_atomic(path, [data], lambda msg: JsonInputError(msg, source=name))
 
 
 # --------------------------------------------------------------------------- reading
@@ -123,6 +190,7 @@ def save_store(s: Store, path: str | os.PathLike[str]) -> None:
 def record_from_json(obj: Any, where: str = "record", ctx: ReadContext | None = None) -> Record:
     """A record from its JSON object, validated field by field."""
     ctx = ctx or ReadContext("<string>")
+    check_value(obj, where, ctx)
     if not isinstance(obj, dict):
         raise ctx.fail(where, f"expected an object, got {type_name(obj)}")
     unknown = sorted(set(obj) - set(_RECORD_FIELDS))
@@ -152,8 +220,14 @@ def record_from_json(obj: Any, where: str = "record", ctx: ReadContext | None = 
 
 
 def store_from_json(obj: Any, *, source: str = "<string>") -> Store:
-    """A store from the parsed JSON of a ``coalg-store`` document."""
+    """A store from the parsed JSON of a ``coalg-store`` document (held to the limits too)."""
     ctx = ReadContext(source)
+    check_value(obj, "", ctx)
+    ctx.checked = True
+    return _store(obj, ctx)
+
+
+def _store(obj: Any, ctx: ReadContext) -> Store:
     if not isinstance(obj, dict):
         raise ctx.fail("", f"expected a JSON object at the top level, got {type_name(obj)}")
     if obj.get("format") != FORMAT:
@@ -181,31 +255,31 @@ def store_from_json(obj: Any, *, source: str = "<string>") -> Store:
 
 
 def loads_store(text: str, *, source: str = "<string>") -> Store:
-    """Parse a store from JSON text."""
-    return store_from_json(parse_json(text, ReadContext(source)), source=source)
+    """Parse a store from JSON text (at most :data:`MAX_BYTES` characters)."""
+    ctx = ReadContext(source)
+    if len(text) > MAX_BYTES:
+        raise ctx.fail("", f"text is {len(text)} characters, more than the limit of {MAX_BYTES}")
+    return _store(parse_json(text, ctx), ctx)
 
 
 def load_store(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> Store:
-    """Read a store from a file; refuses directories, oversized and non-UTF-8 files clearly."""
-    name = os.fspath(path)
-    try:
-        if os.path.isdir(name):
-            raise InputError("is a directory, not a store file", source=name)
-        size = os.path.getsize(name)
-        if size > max_bytes:
-            raise InputError(f"file is {size} bytes, more than the limit of {max_bytes}", source=name)
-        with open(name, "rb") as f:
-            data = f.read(max_bytes + 1)  # bounded: devices and FIFOs report size 0
-        if len(data) > max_bytes:
-            raise InputError(f"file is more than the limit of {max_bytes} bytes", source=name)
-    except FileNotFoundError:
-        raise InputError("no such file", source=name) from None
-    except PermissionError:
-        raise InputError("permission denied", source=name) from None
+    """Read a store from a file.
+
+    Refuses clearly, with :class:`JsonInputError` naming the file: a path
+    that is not a regular file (checked before opening, so a FIFO cannot
+    block), a file over ``max_bytes``, bytes that are not UTF-8, an empty file.
+    """
+    name = display_name(path)
+
+    def fail(msg: str) -> JsonInputError:
+        return JsonInputError(msg, source=name)
+
+    data = read_regular(path, max_bytes, fail)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text (byte {e.start})", source=name) from None
+        raise JsonInputError(f"not UTF-8 text (byte {e.start})", source=name,
+                             line=data.count(b"\n", 0, e.start) + 1) from None
     if not text.strip():
-        raise InputError("empty file", source=name)
+        raise fail("empty file")
     return loads_store(text, source=name)

@@ -3,7 +3,10 @@
 A letter is ``{"op": kind, ...arguments}`` (a record argument is the record
 object of :mod:`coalg.model.jsonio`); a call adds its allocation and faults;
 an output of the store coalgebra is ``{"out": kind, ...}``.  Reading
-validates every argument and names the JSON path of what is wrong.
+validates every argument and names the JSON path of what is wrong; the
+values are first held to the limits of :mod:`coalg.model.jsoncheck` (depth,
+number size, finite numbers, valid Unicode), and every error is a
+:class:`~coalg.model.jsoncheck.JsonInputError`.
 
 >>> from coalg.model.alphabet import Evolve
 >>> letter_to_json(Evolve("id0001", "y"))
@@ -33,7 +36,7 @@ from .alphabet import (
     Supersede,
 )
 from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Wrote
-from .jsoncheck import ReadContext, expect_str, opt_int, relation_from_json, type_name
+from .jsoncheck import ReadContext, check_value, expect_str, opt_int, relation_from_json, type_name
 from .jsonio import edge_to_json, record_from_json, record_to_json
 from .records import Record, Relation
 from .theta import Theta
@@ -49,6 +52,14 @@ __all__ = [
 ]
 
 
+def _checked(obj: Any, where: str, source: str) -> ReadContext:
+    """The context for reading ``obj``, once ``obj`` is within the JSON limits."""
+    ctx = ReadContext(source)
+    check_value(obj, where, ctx)
+    ctx.checked = True
+    return ctx
+
+
 def theta_to_json(theta: Theta) -> dict[str, Any]:
     """θ as a JSON object."""
     return theta.as_dict()
@@ -56,7 +67,7 @@ def theta_to_json(theta: Theta) -> dict[str, Any]:
 
 def theta_from_json(obj: Any) -> Theta:
     """θ from its JSON object, validated."""
-    ctx = ReadContext("<theta>")
+    ctx = _checked(obj, "theta", "<theta>")
     if not isinstance(obj, dict):
         raise ctx.fail("theta", "expected an object")
     unknown = sorted(set(obj) - {"type_priority", "id_priority", "descending"})
@@ -102,7 +113,7 @@ _LETTERS: Mapping[str, type[Letter]] = {
 
 def letter_from_json(obj: Any, where: str = "letter", source: str = "<string>") -> Letter:
     """Parse a letter written by :func:`letter_to_json`, validating its arguments."""
-    ctx = ReadContext(source)
+    ctx = _checked(obj, where, source)
     if not isinstance(obj, dict) or not isinstance(obj.get("op"), str):
         raise ctx.fail(where, "expected an object with a string field 'op'")
     cls = _LETTERS.get(obj["op"])
@@ -149,7 +160,7 @@ def call_to_json(c: Call) -> dict[str, Any]:
 
 def call_from_json(obj: Any, where: str = "call", source: str = "<string>") -> Call:
     """Parse a call written by :func:`call_to_json`, validating every field."""
-    ctx = ReadContext(source)
+    ctx = _checked(obj, where, source)
     if not isinstance(obj, dict):
         raise ctx.fail(where, "expected an object")
     unknown = sorted(set(obj) - {"letter", "allocation", "faults"})

@@ -35,6 +35,7 @@ __all__ = [
     "DESCENDANT",
     "LINEAGE",
     "FrozenMap",
+    "MAX_DEPTH",
     "freeze",
     "thaw",
     "Record",
@@ -123,20 +124,34 @@ LINEAGE: frozenset[Relation] = ANCESTRY | DESCENDANT
 # --------------------------------------------------------------------------- frozen values
 
 
+MAX_DEPTH = 100
+"""Maps, lists and sets nest at most this many levels in a frozen value (a record's metadata)."""
+
+
 class FrozenMap(Mapping[str, Any]):
     """An immutable, hashable mapping with string keys; iteration is in sorted key order.
 
     Values are frozen recursively by :func:`freeze` (lists become tuples, dicts
-    become ``FrozenMap``), so a record that holds one is a value.
+    become ``FrozenMap``), so a record that holds one is a value.  A map
+    nests at most :data:`MAX_DEPTH` levels (itself included): deeper data
+    raises ``ValueError`` before any recursion could overflow the stack.
     """
 
-    __slots__ = ("_items", "_hash")
+    __slots__ = ("_items", "_hash", "_depth")
 
     def __init__(self, items: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
         pairs = items.items() if isinstance(items, Mapping) else items
-        d = {str(k): freeze(v) for k, v in pairs}
+        self._build(pairs, MAX_DEPTH)
+
+    def _build(self, pairs: Iterable[tuple[Any, Any]], room: int) -> None:
+        d: dict[str, Any] = {}
+        depth = 0
+        for k, v in pairs:
+            d[str(k)], dv = _freeze(v, room - 1)
+            depth = max(depth, dv)
         self._items: tuple[tuple[str, Any], ...] = tuple(sorted(d.items()))
         self._hash: int | None = None
+        self._depth = depth + 1
 
     def __getitem__(self, key: str) -> Any:
         for k, v in self._items:
@@ -187,15 +202,44 @@ def _typed(v: Any) -> Any:
 
 
 def freeze(v: Any) -> Any:
-    """Turn JSON-like data into hashable values: list → tuple, dict → FrozenMap, set → frozenset."""
-    if isinstance(v, FrozenMap) or v is None or isinstance(v, (str, int, float, bool)):
-        return v
+    """Turn JSON-like data into hashable values: list → tuple, dict → FrozenMap, set → frozenset.
+
+    Data nested more than :data:`MAX_DEPTH` levels raises ``ValueError``.
+
+    >>> freeze({"a": [1, {"b": {2}}]})
+    {'a': (1, {'b': frozenset({2})})}
+    >>> freeze([[[0]]] * 1)[0][0]
+    (0,)
+    """
+    return _freeze(v, MAX_DEPTH)[0]
+
+
+def _too_deep() -> ValueError:
+    return ValueError(f"value nested more than {MAX_DEPTH} levels deep (maps, lists and sets); "
+                      "records hold at most that")
+
+
+def _freeze(v: Any, room: int) -> tuple[Any, int]:
+    """The frozen value and its nesting depth; ``room`` is how many more levels may open."""
+    if v is None or isinstance(v, (str, int, float, bool)):
+        return v, 0
+    if isinstance(v, FrozenMap):
+        if v._depth > room:
+            raise _too_deep()
+        return v, v._depth
+    if room <= 0:
+        raise _too_deep()
     if isinstance(v, Mapping):
-        return FrozenMap(v)
-    if isinstance(v, (list, tuple)):
-        return tuple(freeze(x) for x in v)
-    if isinstance(v, (set, frozenset)):
-        return frozenset(freeze(x) for x in v)
+        m = FrozenMap.__new__(FrozenMap)
+        m._build(v.items(), room)
+        return m, m._depth
+    if isinstance(v, (list, tuple, set, frozenset)):
+        out, depth = [], 0
+        for x in v:
+            fx, dx = _freeze(x, room - 1)
+            out.append(fx)
+            depth = max(depth, dx)
+        return (tuple(out) if isinstance(v, (list, tuple)) else frozenset(out)), depth + 1
     raise TypeError(f"cannot store a value of type {type(v).__name__} in a record")
 
 

@@ -1,7 +1,8 @@
 """The paper's numbered items: one table, verdicts, the witness registry and the traceability table.
 
 The table is :mod:`coalg.paper.items`; ``coalg witness`` reads the registry
-(:mod:`coalg.paper.registry`), the book's appendix the traceability table.
+(:mod:`coalg.paper.registry`), the book's appendix the traceability table, and the book's
+pages show tables through :mod:`coalg.paper.tables`.
 """
 
 from typing import TYPE_CHECKING
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
         known_items,
         run_item,
     )
+    from .tables import Table, code, escape, md_table
     from .traceability import (
         TABLE,
         Row,

@@ -88,7 +88,8 @@ def test_layout_variants_parse_alike(aut: AutLTS, seed: int) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        'des (0,3,20000000)\n(12345678,a,19999999)\n(0,"b",7)\n(19999999,a,0)',  # 8 digits, no final newline
+        'des (0,3,8)\n(00000005,a,00000007)\n(0,"b",7)\n(00000007,a,0)',  # 8 digits, no final newline
+        'des (0,2,65541)\n(65540,a,12345)\n(00065540,"b",00000000)\n',  # as many lone states as allowed
         "des (0,2,3)\n(0000001,a,00000002)\n(2,b,0)\n",  # leading zeros
         "des (0,1,2)\n(1,a,0)",  # a short last line at the very end of the data
         "des (0,2,12)\r\n(10,xyz,11)\r\n(11,xyz,10)\r\n",

@@ -7,6 +7,7 @@ with the reason; in this project's environments it is installed, so they run.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -430,3 +431,18 @@ def test_laws_command_without_the_package(monkeypatch: pytest.MonkeyPatch,
         realisation_law_table("contextfs-runtime")
     assert main(["laws", "-r", "contextfs-runtime"]) == 2
     assert capsys.readouterr() == ("", "coalg laws: error: contextfs is not installed (test)\n")
+
+
+@pytest.mark.parametrize("item", ["R5.2", "R5.14", "R5.30"])
+def test_runtime_witnesses_read_the_same_on_every_run(item: str, no_network) -> None:  # noqa: ANN001
+    """The package allocates str(uuid4())[:12]; the witnesses rename those ids to id0001, … in creation order."""
+    import re
+
+    from coalg.paper import get_item
+
+    first, second = (json.dumps(get_item(item).check().to_json(), sort_keys=True) for _ in range(2))
+    assert first == second
+    assert "id0001" in first and "renamed" in first
+    fixed = {"a0000000-001", "r0000000-001", "o0000000-001", "x0000000-001", "y0000000-002", "p0000000-001",
+             "b0000000-002", "4222cb04-233"}
+    assert set(re.findall(r"\b[0-9a-f]{8}-[0-9a-f]{3}\b", first)) <= fixed

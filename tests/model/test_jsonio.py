@@ -18,6 +18,7 @@ from coalg.model import jsoncheck, jsonio, jsonletters
 from coalg.model import Allocation, Call, Evolve, Link, Merge, Save, Split, Theta
 from coalg.model import Created, Err, Flag, Found, Nothing, Wrote
 from coalg.errors import InputError
+from coalg.model.jsoncheck import JsonInputError
 from coalg.model import (
     call_from_json,
     call_to_json,
@@ -350,9 +351,9 @@ def test_load_refuses_absurd_sizes_before_reading(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
-def test_load_of_an_endless_device_is_bounded() -> None:
-    """A character device reports size 0; the read itself must stop at the limit."""
-    with pytest.raises(InputError, match="more than the limit of 1000"):
+def test_an_endless_device_is_refused_before_it_is_read() -> None:
+    """A character device reports size 0 and never ends: it is not a regular file."""
+    with pytest.raises(JsonInputError, match="/dev/zero: is a character device, not a regular file"):
         load_store("/dev/zero", max_bytes=1000)
 
 

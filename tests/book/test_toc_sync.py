@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT.parent / "shared" / "seed" / "000_cbe5c3c962f33693.txt"
 
 PAPER: dict[int, tuple[str, int]] = {

@@ -1,0 +1,102 @@
+"""Fixtures for the tests of the built web book.
+
+* ``built_book``   -- builds the book once per session (or reuses an up-to-date build)
+                      and returns ``_build/html``.
+* ``book_server``  -- serves ``_build/html`` on 127.0.0.1 at a free port; returns its base URL.
+
+The browser (``chromium_browser``) comes from ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD_DIR = ROOT / "_build"
+HTML_DIR = BUILD_DIR / "html"
+
+# Everything that can change the built HTML. coalg/ is included because chapters import it.
+SOURCE_GLOBS = (
+    "_config.yml",
+    "_toc.yml",
+    "book/**/*",
+    "notebooks/**/*",
+    "coalg/**/*.py",
+    "tools/sphinxext/**/*",
+    "_vendor/offline/**/*",
+)
+
+
+def _newest_source_mtime() -> float:
+    newest = 0.0
+    for pattern in SOURCE_GLOBS:
+        for path in ROOT.glob(pattern):
+            if ".ipynb_checkpoints" in path.parts or "__pycache__" in path.parts:
+                continue
+            if path.is_file():
+                newest = max(newest, path.stat().st_mtime)
+    return newest
+
+
+def _jupyter_book() -> str:
+    beside = Path(sys.executable).parent / "jupyter-book"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("jupyter-book")
+    if found is None:
+        pytest.fail("jupyter-book is not installed; run `make setup`")
+    return found
+
+
+def build_book(extra_args: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """Run the book build exactly as `make book` does; return the finished process."""
+    shutil.rmtree(HTML_DIR, ignore_errors=True)
+    cmd = [_jupyter_book(), "build", ".", "-W", "-n", "--keep-going", "--all", *extra_args]
+    return subprocess.run(
+        cmd, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False
+    )
+
+
+@pytest.fixture(scope="session")
+def built_book() -> Path:
+    """`_build/html`, rebuilt unless its index.html is newer than every source file."""
+    index = HTML_DIR / "index.html"
+    if index.exists() and index.stat().st_mtime > _newest_source_mtime():
+        return HTML_DIR
+    if not (ROOT / "_vendor" / "offline").is_dir():
+        pytest.fail("_vendor/offline is missing; run `make setup` (npm ci + tools/vendor_js.sh)")
+    proc = build_book()
+    if proc.returncode != 0 or not index.exists():
+        tail = "\n".join(proc.stdout.splitlines()[-80:])
+        pytest.fail(f"book build failed (exit {proc.returncode}); last lines:\n{tail}")
+    return HTML_DIR
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def book_server(built_book: Path) -> Iterator[str]:
+    """Base URL (ending in '/') of a loopback HTTP server for `_build/html`."""
+    handler = functools.partial(_QuietHandler, directory=str(built_book))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="book-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

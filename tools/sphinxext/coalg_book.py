@@ -1,0 +1,388 @@
+"""Sphinx extension for the web book (loaded from _config.yml, ``sphinx.local_extensions``).
+
+What it does, each for a reason a reader meets:
+
+* **Exercise numbers** say which page they are on: ``Exercise 3.3.1`` is the first
+  exercise of the §3.3 page, ``Exercise 5.0.2`` the second on the page that opens
+  chapter 5, ``Exercise 6.1`` the first of chapter 6 (a chapter on one page), and
+  ``Exercise R.1`` the first on an unnumbered page (its letter comes from
+  ``coalg_exercise_prefix``).  Stock numbering counts across a whole chapter, so
+  "Exercise 3.7" sat on the §3.3 page next to the paper's Definition 3.7.
+* **An index of results in the paper's order**: the directive ``results-index``
+  lists every definition, law, proposition, theorem … of the book, the paper's items
+  sorted by their numbers, then the book's own.  Sphinx-proof's own index sorts by
+  label as text (``def-3-10`` before ``def-3-2``).
+* **Every notebook page offers its notebook**: a MyST notebook page
+  (``book/*.md`` with a jupytext header) is converted with jupytext, outputs-free,
+  to ``_sources/<page>.ipynb``, and the page's download menu links it.
+* **No stock console errors**: thebe is off in this book, but sphinx-thebe still
+  emits its configuration script twice on every page (``Identifier 'THEBE_JS_URL'
+  has already been declared``); its scripts are dropped from every page.
+* **Figures as vector graphics** (SVG on the page, a 2x PNG beside it for the PDF):
+  every kernel the build starts reads ``tools/sphinxext/ipython_kernel_config.py``
+  (through a private ``IPYTHONDIR`` under ``_build/``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_refnode
+
+logger = logging.getLogger(__name__)
+HERE = Path(__file__).resolve().parent
+
+# ------------------------------------------------------------------ exercise numbers
+
+
+def _restore_stock_numbers(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Before Sphinx renumbers: put back the numbers it gave last time.
+
+    Sphinx rewrites every page whose numbers differ from the last build's; with the page
+    numbers below in place it would see a difference on every page with exercises, every
+    time. Restoring its own numbers first keeps an incremental build incremental.
+    """
+    stock = getattr(env, "coalg_stock_exercises", None)
+    if stock is not None:
+        for doc, numbers in stock.items():
+            if doc in env.toc_fignumbers:
+                env.toc_fignumbers[doc]["exercise"] = dict(numbers)
+    return []
+
+
+def _renumber_exercises(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Give each page's exercises the page's own number plus their place on the page."""
+    env.coalg_stock_exercises = {
+        doc: dict(types["exercise"]) for doc, types in env.toc_fignumbers.items()
+        if types.get("exercise")
+    }
+    previous = getattr(env, "coalg_page_exercises", {})
+    prefixes: dict[str, str] = app.config.coalg_exercise_prefix
+    has_sections = {
+        doc for doc, children in env.toctree_includes.items() if children
+    }
+    changed = []
+    for doc, types in env.toc_fignumbers.items():
+        numbers = types.get("exercise")
+        if not numbers:
+            continue
+        page = env.toc_secnumbers.get(doc, {}).get("")
+        if page:
+            base: tuple[Any, ...] = tuple(page)
+            if doc in has_sections:
+                base += (0,)
+        elif doc in prefixes:
+            base = (prefixes[doc],)
+        else:
+            logger.warning(
+                f"{doc}: exercises on an unnumbered page need a letter in "
+                "coalg_exercise_prefix (_config.yml)",
+                location=doc,
+            )
+            continue
+        ordered = sorted(numbers, key=lambda i: tuple(numbers[i]))
+        new = {ident: (*base, k) for k, ident in enumerate(ordered, start=1)}
+        types["exercise"] = new
+        if previous.get(doc) != new:
+            changed.append(doc)
+    env.coalg_page_exercises = {
+        doc: dict(types["exercise"]) for doc, types in env.toc_fignumbers.items()
+        if types.get("exercise")
+    }
+    return changed
+
+
+# ------------------------------------------------------------------ index of results
+
+_PROOF_TYPES = {
+    "axiom", "theorem", "lemma", "algorithm", "definition", "remark", "conjecture",
+    "corollary", "criterion", "example", "property", "observation", "proposition",
+    "assumption", "notation",
+}
+_PAPER_NUMBER = re.compile(r"^(\d+)\.(\d+)\b")
+_CLAUSE = re.compile(r"^([LS])(\d+)\b")
+# Laws L1-L7 are the clauses of Definition 3.21, schema S1-S4 those of Definition 3.23.
+_CLAUSE_OF = {"L": (3, 21), "S": (3, 23)}
+_OWN_NUMBER = re.compile(r"^([A-Z]+)(\d+)(?:\.(\d+))?\b")
+
+
+def _sort_key(title: str) -> tuple[int, tuple[Any, ...]]:
+    """(group, order): 0 = the paper's items by number, 1 = the book's own, 2 = unnumbered."""
+    if m := _PAPER_NUMBER.match(title):
+        return 0, (int(m[1]), int(m[2]), 0)
+    if m := _CLAUSE.match(title):
+        return 0, (*_CLAUSE_OF[m[1]], int(m[2]))
+    if m := _OWN_NUMBER.match(title):
+        return 1, (m[1], int(m[2]), int(m[3] or 0))
+    return 2, (title,)
+
+
+def _collect_results(app: Sphinx, doctree: nodes.document) -> None:
+    env = app.env
+    if any(doctree.findall(results_index)):
+        # The titles copied in later hold math: the page must load MathJax. (The math
+        # domain has already looked for math in this page and found none.)
+        env.get_domain("math").data["has_equations"][env.docname] = True
+    found = getattr(env, "coalg_results", {})
+    for node in doctree.findall(nodes.Element):
+        realtype = node.get("realtype")
+        if realtype not in _PROOF_TYPES or not node.get("label"):
+            continue
+        if not node.children or not isinstance(node[0], nodes.title):
+            continue
+        found[node["label"]] = {
+            "docname": env.docname,
+            "realtype": realtype,
+            "title": node.get("title", "").strip(),
+            "title_nodes": [c.deepcopy() for c in node[0].children],
+            "id": node["ids"][0],
+        }
+    env.coalg_results = found
+
+
+def _purge_results(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    found = getattr(env, "coalg_results", {})
+    for label in [k for k, v in found.items() if v["docname"] == docname]:
+        del found[label]
+    getattr(env, "coalg_results_pages", set()).discard(docname)
+
+
+def _merge_results(
+    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
+) -> None:
+    env.coalg_results = {**getattr(env, "coalg_results", {}),
+                         **getattr(other, "coalg_results", {})}
+    env.coalg_results_pages = (getattr(env, "coalg_results_pages", set())
+                               | getattr(other, "coalg_results_pages", set()))
+
+
+class results_index(nodes.General, nodes.Element):
+    """Placeholder, replaced by the table once every page has been read."""
+
+
+class ResultsIndexDirective(SphinxDirective):
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        pages = getattr(self.env, "coalg_results_pages", set())
+        pages.add(self.env.docname)
+        self.env.coalg_results_pages = pages
+        return [results_index("")]
+
+
+def _rewrite_results_pages(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The index lists blocks of every page: rewrite it even when only another page changed."""
+    return sorted(getattr(env, "coalg_results_pages", set()) & set(env.found_docs))
+
+
+def _table(header: list[str], rows: list[list[nodes.Node]], widths: list[int]) -> nodes.table:
+    # colwidths-given: the LaTeX builder then uses these widths instead of guessing
+    table = nodes.table(classes=["coalg-results-index", "colwidths-given"])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    for w in widths:
+        group += nodes.colspec(colwidth=w)
+    head = nodes.thead()
+    group += head
+    row = nodes.row()
+    for h in header:
+        row += nodes.entry("", nodes.paragraph(text=h))
+    head += row
+    body = nodes.tbody()
+    group += body
+    for cells in rows:
+        row = nodes.row()
+        for c in cells:
+            entry = nodes.entry()
+            entry += nodes.paragraph("", "", c) if not isinstance(c, nodes.paragraph) else c
+            row += entry
+        body += row
+    return table
+
+
+def _fill_results_index(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
+    found = getattr(app.env, "coalg_results", {})
+    titles = app.env.titles
+    for placeholder in list(doctree.findall(results_index)):
+        groups: dict[int, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {0: [], 1: [], 2: []}
+        for info in found.values():
+            group, order = _sort_key(info["title"])
+            groups[group].append((order, info))
+        out: list[nodes.Node] = []
+        captions = {
+            0: "The paper's numbered items, in the paper's order",
+            1: "The book's own results (proposals and runtime observations)",
+            2: "Standard definitions recalled in the background chapter",
+        }
+        for group in (0, 1, 2):
+            entries = sorted(groups[group], key=lambda x: (x[0], x[1]["docname"]))
+            if not entries:
+                continue
+            rows = []
+            for _, info in entries:
+                kind = info["realtype"].title()
+                title = nodes.inline()
+                for child in info["title_nodes"]:
+                    title += child.deepcopy()
+                link = make_refnode(
+                    app.builder, fromdoc, info["docname"], info["id"],
+                    nodes.inline("", "", nodes.Text(f"{kind} "), title),
+                )
+                page_title = nodes.inline()
+                number = app.env.toc_secnumbers.get(info["docname"], {}).get("")
+                if number:
+                    page_title += nodes.Text(".".join(map(str, number)) + ". ")
+                if info["docname"] in titles:
+                    page_title += titles[info["docname"]].deepcopy().children
+                else:
+                    page_title += nodes.Text(info["docname"])
+                page = make_refnode(app.builder, fromdoc, info["docname"], "", page_title)
+                rows.append([link, page])
+            rubric = nodes.rubric(text=captions[group])
+            out += [rubric, _table(["result", "page"], rows, [62, 38])]
+        placeholder.replace_self(out)
+
+
+# ------------------------------------------------------------------ notebooks to download
+
+
+def _is_myst_notebook(path: Path) -> bool:
+    if path.suffix != ".md" or not path.is_file():
+        return False
+    head = path.read_text(encoding="utf-8")[:400]
+    return head.startswith("---\n") and "jupytext:" in head and "kernelspec:" in head
+
+
+def _offer_notebook(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    if app.builder.format != "html" or doctree is None:
+        return
+    source = Path(app.env.doc2path(pagename))
+    if not _is_myst_notebook(source):
+        return
+    import jupytext  # jupyter-book depends on it
+
+    nb = jupytext.read(source, fmt="md:myst")
+    nb.metadata.pop("jupytext", None)
+    target = Path(app.outdir, "_sources", pagename + ".ipynb")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    jupytext.write(nb, target, fmt="ipynb")
+    context["ipynb_source"] = pagename + ".ipynb"
+
+
+# ------------------------------------------------------------------ scripts we do not want
+
+
+def _drop_thebe(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    def thebe(script: Any) -> bool:
+        name = str(getattr(script, "filename", "") or "")
+        body = str(getattr(script, "attributes", {}).get("body", ""))
+        return "thebe" in name.lower() or "THEBE" in body
+
+    if "script_files" in context:
+        context["script_files"] = [s for s in context["script_files"] if not thebe(s)]
+
+
+# ------------------------------------------------------------------ the kernels' figure format
+
+
+def _kernel_profile(app: Sphinx, config: Any) -> None:
+    """Point every kernel of this build at the book's IPython kernel configuration."""
+    ipython_dir = Path(app.outdir).parent / "ipython"
+    profile = ipython_dir / "profile_default"
+    profile.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(HERE / "ipython_kernel_config.py", profile / "ipython_kernel_config.py")
+    os.environ["IPYTHONDIR"] = str(ipython_dir)
+
+
+# ------------------------------------------------------------------ execution cache
+
+# What a chapter's outputs depend on besides its own code (which jupyter-cache hashes itself).
+CACHE_INPUTS = ("coalg/**/*.py", "bench/results/**/*", "data/**/*",
+                "tools/sphinxext/ipython_kernel_config.py", "requirements*.txt", "pyproject.toml")
+
+
+def _inputs_key(root: Path) -> str:
+    digest = hashlib.sha256()
+    digest.update(sys.version.encode())
+    for dist in sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()):
+        digest.update(dist.encode() + b"\n")
+    for pattern in CACHE_INPUTS:
+        for path in sorted(root.glob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _execution_cache(app: Sphinx, config: Any) -> None:
+    """With ``execute_notebooks: cache``, one jupyter-cache per state of the library.
+
+    jupyter-cache reuses a notebook's outputs when its code is unchanged. Outputs also
+    depend on ``coalg`` and on the data the chapters read, so the cache lives in a folder
+    named by a hash of those inputs (and of the installed packages): change any of them
+    and every chapter runs again. Older folders are removed.
+    """
+    if config.nb_execution_mode != "cache":
+        return
+    base = Path(app.outdir).parent / ".jupyter_cache"
+    key = _inputs_key(Path(app.srcdir))
+    if base.is_dir():
+        for old in base.iterdir():
+            if old.is_dir() and old.name != key:
+                shutil.rmtree(old, ignore_errors=True)
+    config.nb_execution_cache_path = str(base / key)
+    logger.info(f"coalg_book: execution cache {base.name}/{key} (keyed on coalg/ and its data)")
+
+
+# ------------------------------------------------------------------ the notation in LaTeX
+
+
+def _latex_macros(app: Sphinx, config: Any) -> None:
+    """The MathJax macros of _config.yml as LaTeX ``\\providecommand`` lines (for ``make pdf``)."""
+    macros = (config.mathjax3_config or {}).get("tex", {}).get("macros", {})
+    lines = []
+    for name, body in macros.items():
+        if isinstance(body, list):
+            text, nargs = body[0], int(body[1])
+            lines.append(f"\\providecommand{{\\{name}}}[{nargs}]{{{text}}}")
+        else:
+            lines.append(f"\\providecommand{{\\{name}}}{{{body}}}")
+    elements = dict(config.latex_elements or {})
+    elements["preamble"] = elements.get("preamble", "") + "\n" + "\n".join(lines) + "\n"
+    config.latex_elements = elements
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("coalg_exercise_prefix", {}, "env")
+    app.connect("config-inited", _kernel_profile)
+    app.connect("config-inited", _latex_macros)
+    app.connect("config-inited", _execution_cache)
+    app.connect("env-get-updated", _restore_stock_numbers, priority=100)
+    app.connect("env-get-updated", _renumber_exercises, priority=900)
+    app.connect("env-get-updated", _rewrite_results_pages)
+    app.add_node(results_index)
+    app.add_directive("results-index", ResultsIndexDirective)
+    app.connect("doctree-read", _collect_results)
+    app.connect("env-purge-doc", _purge_results)
+    app.connect("env-merge-info", _merge_results)
+    app.connect("doctree-resolved", _fill_results_index)
+    app.connect("html-page-context", _offer_notebook)
+    app.connect("html-page-context", _drop_thebe)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True,
+            "env_version": 1}
