@@ -11,8 +11,11 @@ positions (``evolved_from``, ``merged_from[k]``, ``split_from``) and labelled
 edges mapped along, marked identifiers onto marked ones, and the identifiers in
 ``fixed`` (names a caller's alphabet mentions as constants) kept as they are.
 Such stores are allocation-blind bisimilar (s ≈ t) through a bisimulation that
-is a bijection; the converse fails on purpose: ≈ also identifies a store with
-two equal records with a store holding one, which a search must keep apart.
+is a bijection, provided the identifiers that only ancestry metadata mentions
+are fixed (≈ compares those by equality, the B̂ of Definition 5.23; a search
+may rename them, since a step treats them as names and nothing more).  The
+converse fails on purpose: ≈ also identifies a store with two equal records
+with a store holding one, which a search must keep apart.
 
 The key is computed by the classic individualisation–refinement scheme:
 
@@ -21,8 +24,8 @@ The key is computed by the classic individualisation–refinement scheme:
    name when fixed); a round replaces a colour by the colour together with the
    sorted labelled colours of its successors and predecessors.  Colours are
    numbered by sorting, never by hashing, so the result is the same under every
-   ``PYTHONHASHSEED`` — the coarsest stable partition of
-   :mod:`coalg.bisim.partition`, with the edges read both ways.
+   ``PYTHONHASHSEED``: a coarsest stable partition, as in
+   :mod:`coalg.bisim.partition`, but with the edges read both ways.
 2. **Individualisation.**  While a class has several members, each member in
    turn is given a colour of its own and refinement runs again; the key is the
    least encoding over these branches.  Members that are *twins* (same colour,

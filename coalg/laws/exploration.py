@@ -142,13 +142,17 @@ def state_key(store: Store, derived: frozenset[Id], alphabet: str, reduce: bool 
     return canonical_form(store, marked=derived, fixed=(UNKNOWN,) if rename else None)
 
 
+KEEP = 20_000
+"""A level streamed to its end is kept when it has at most this many transitions (later checks reuse it)."""
+
+
 class _Engine:
     """The levels of one exploration, grown on demand and shared by every bound.
 
     The stores each level extends (``nodes``) are kept; the transitions of a
-    level are kept only when a caller asks for the level as a list
-    (:meth:`level`) — a search streams them (:meth:`stream`), so the deepest
-    level of a long search never sits in memory.
+    level are kept when a caller asks for the level as a list (:meth:`level`)
+    or when a streamed level is small (:data:`KEEP`) — a search streams them
+    (:meth:`stream`), so the deep levels of a long search never sit in memory.
     """
 
     def __init__(self, realisation: Realisation, alphabet: str, faults: bool, seeds: tuple[Seed, ...],
@@ -176,22 +180,28 @@ class _Engine:
     def stream(self, k: int, *, children: bool) -> Iterator[Transition]:
         """The transitions of level ``k`` in search order; with ``children``, the nodes of level ``k`` too.
 
-        The nodes are recorded only when the level is streamed to its end.
+        The nodes, and a small level itself, are recorded only when the level is
+        streamed to its end.
         """
-        if k in self.stored:
-            yield from self.stored[k]
-            return
-        parents = self.node_level(k - 1)
+        stored = self.stored.get(k)
+        source = iter(stored) if stored is not None else self._compute(self.node_level(k - 1), self.first[k - 1])
         collect = children and len(self.nodes) == k
         kids: list[Node] = []
         met: set[Hashable] = set()
-        for t in self._compute(parents, self.first[k - 1]):
+        kept: list[Transition] | None = [] if stored is None else None
+        for t in source:
             if collect and t.ok and t.after != t.before:
                 key = state_key(t.after, t.derived, self.alphabet, self.reduce)
                 if key not in self.seen and key not in met:
                     met.add(key)
                     kids.append(Node(t.start, t.word, t.after, t.derived))
+            if kept is not None:
+                kept.append(t)
+                if len(kept) > KEEP:
+                    kept = None
             yield t
+        if kept is not None:
+            self.stored[k] = kept
         if collect and len(self.nodes) == k:
             self.seen |= met
             self.first.append(self.first[-1] + len(self.nodes[-1]))
