@@ -9,6 +9,8 @@
 #               your copies to play with live in scratch/ (git-ignored)
 #   make explorers  serve the explorer notebooks as live apps with Voila (127.0.0.1 only)
 #   make setup  install everything the above need (run by each of them)
+#   make mutation  mutation testing of the law and model modules (a benchmark, an hour or more;
+#               installs mutmut on demand into .mutation/, writes bench/results/mutation.json)
 
 SHELL := /bin/bash
 VENV  := .venv
@@ -17,7 +19,7 @@ JB    := $(VENV)/bin/jupyter-book
 LAB_PORT ?= 8888
 EXPLORERS_PORT ?= 8866
 
-.PHONY: setup book quick pdf test lab explorers clean
+.PHONY: setup book quick pdf test lab explorers clean mutation
 
 setup:
 	@tools/setup.sh
@@ -58,6 +60,9 @@ lab: setup
 explorers: setup
 	JUPYTER_PATH=$(CURDIR)/tools/jupyter $(VENV)/bin/voila notebooks/ --no-browser \
 	  --Voila.ip=127.0.0.1 --port=$(EXPLORERS_PORT) --template=coalg
+
+mutation: setup
+	$(PY) bench/mutation.py --out bench/results/mutation.json
 
 clean:
 	rm -rf _build
