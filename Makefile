@@ -7,7 +7,8 @@
 #   make test   run the whole test suite (unit tests, doctests, book build + browser checks)
 #   make lab    JupyterLab on the whole project: every chapter and explorer opens as a notebook;
 #               your copies to play with live in scratch/ (git-ignored)
-#   make explorers  serve the explorer notebooks as live apps with Voila (127.0.0.1 only)
+#   make explorers  serve the explorer notebooks as live apps with Voila (127.0.0.1 only);
+#               a kernel with no browser for EXPLORERS_IDLE seconds (default 600) is culled
 #   make setup  install everything the above need (run by each of them)
 #   make mutation  mutation testing of the law and model modules (a benchmark, an hour or more;
 #               installs mutmut on demand into .mutation/, writes bench/results/mutation.json)
@@ -18,6 +19,7 @@ PY    := $(VENV)/bin/python
 JB    := $(VENV)/bin/jupyter-book
 LAB_PORT ?= 8888
 EXPLORERS_PORT ?= 8866
+EXPLORERS_IDLE ?= 600
 
 .PHONY: setup book quick pdf test lab explorers clean mutation
 
@@ -54,12 +56,15 @@ lab: setup
 	$(VENV)/bin/jupyter lab --config=tools/lab/jupyter_lab_config.py --port=$(LAB_PORT) \
 	  $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
-# Voila needs no --allow-root. JUPYTER_PATH adds tools/jupyter/voila/templates/coalg: Voila's lab
-# template without the Font Awesome stylesheets it would fetch from cdn.jsdelivr.net, so nothing
-# leaves 127.0.0.1 (tests/test_explorers_browser.py checks this).
+# Voila needs no --allow-root. tools/jupyter/serve_explorers.py runs Voila with the repository's
+# `coalg` template (Voila's lab template without the Font Awesome stylesheets it would fetch from
+# cdn.jsdelivr.net, so nothing leaves 127.0.0.1 -- tests/widgets/test_explorers_browser.py checks
+# this), tools/jupyter/voila.py (the tab-close shutdown works; only the extensions the explorers
+# need), and kernel culling: a kernel without a browser for EXPLORERS_IDLE seconds is shut down,
+# one whose tab is open is kept (tests/widgets/test_voila.py holds 30 sessions and checks that
+# kernels and memory come back to the baseline).
 explorers: setup
-	JUPYTER_PATH=$(CURDIR)/tools/jupyter $(VENV)/bin/voila notebooks/ --no-browser \
-	  --Voila.ip=127.0.0.1 --port=$(EXPLORERS_PORT) --template=coalg
+	$(PY) tools/jupyter/serve_explorers.py notebooks --port=$(EXPLORERS_PORT) --idle=$(EXPLORERS_IDLE)
 
 mutation: setup
 	$(PY) bench/mutation.py --out bench/results/mutation.json

@@ -10,32 +10,34 @@ The house: one subpackage per concept, each with a face (its ``__init__``)
 that hands on its public names; the layers run from the bottom up, and no
 package imports one above it.
 
-========================  ==================================================
-package                   what it holds (paper sections)
-========================  ==================================================
-:mod:`coalg.model`        identifiers, records, stores, the alphabet, θ, the
-                          store and lineage coalgebras, the JSON format, the
-                          ContextFS and repaired realisations, presets
-                          (§3.1–§3.4, §6.2)
-:mod:`coalg.bisim`        labelled transition systems, partition refinement,
-                          distinguishing formulas, Aldebaran ``.aut`` files,
-                          bisimilarity of stores (§2.2, Def. 5.23)
-:mod:`coalg.laws`         the laws L1–L7 and schema S1–S4 checked by
-                          exploration, one module per law family with the
-                          results of §5 about it (§3.6, §3.7, §5)
-:mod:`coalg.bitemporal`   histories, valid-time observations, Theorem 5.27 and
-                          Proposition 7.1 as proofs-as-data (§3.5, §5.8, §7.1)
-:mod:`coalg.composition`  disjoint union, the frame property, prefix
-                          collisions, tenants (§6)
-:mod:`coalg.contextfs`    the released ContextFS 0.2.35 driven offline, its
-                          runtime observations, the read-only audit
+==========================  ====================================================
+package                     what it holds (paper sections)
+==========================  ====================================================
+:mod:`coalg.model`          identifiers, records, stores, the alphabet, θ, the
+                            store and lineage coalgebras, the JSON format, the
+                            ContextFS and repaired realisations, presets
+                            (§3.1–§3.4, §6.2)
+:mod:`coalg.bisim`          labelled transition systems, partition refinement,
+                            distinguishing formulas, Aldebaran ``.aut`` files,
+                            bisimilarity of stores (§2.2, Def. 5.23)
+:mod:`coalg.laws`           the laws L1–L7 and schema S1–S4 checked by
+                            exploration, one module per law family with the
+                            results of §5 about it (§3.6, §3.7, §5)
+:mod:`coalg.bitemporal`     histories, valid-time observations, Theorem 5.27 and
+                            Proposition 7.1 as proofs-as-data (§3.5, §5.8, §7.1)
+:mod:`coalg.composition`    disjoint union, the frame property, prefix
+                            collisions, tenants (§6)
+:mod:`coalg.contextfs`      the released ContextFS 0.2.35 driven offline, its
+                            runtime observations, the read-only audit
+:mod:`coalg.conformance`    the laws as a conformance kit for any memory layer
+                            (``coalg conform``)
 :mod:`coalg.open_problems`  the six open problems as executable proposals (§9)
-:mod:`coalg.paper`        the registry of numbered items: verdicts, the
-                          witnesses, the traceability table
-:mod:`coalg.viz`          figures for the book (needs matplotlib)
-:mod:`coalg.widgets`      the explorers (needs ipywidgets)
-:mod:`coalg.cli`          ``python -m coalg``: one module per subcommand
-========================  ==================================================
+:mod:`coalg.paper`          the registry of numbered items: verdicts, the
+                            witnesses, the traceability table
+:mod:`coalg.viz`            figures for the book (needs matplotlib)
+:mod:`coalg.widgets`        the explorers (needs ipywidgets)
+:mod:`coalg.cli`            ``python -m coalg``: one module per subcommand
+==========================  ====================================================
 
 Every name below is importable from the package (``from coalg import
 run``), but the modules behind them are loaded on first use (PEP 562), so
@@ -60,89 +62,36 @@ from ._lazy import attach
 from .errors import CoalgError, InputError
 
 if TYPE_CHECKING:  # what a type checker (and an IDE) sees; at run time see ``__getattr__``
-    from .bisim import (
-        allocation_blind_bisimilar,
-        allocation_blind_relation,
-        allocation_blind_witness,
-        ancestry_bisimilar,
-        behaviour_classes,
-        bisimilar,
-        coarsest_partition,
-        distinguish,
-    )
-    from .bitemporal import History, Timeline, as_of, believed, record, valid_at
-    from .composition import frame_property, prefix_collision_probability, tenants
+    # isort: off
+    # one line per section of the paper, in the order of ``__all__``
+    # §3.1
+    from .model import Id, Record, Relation, inverse, ANCESTRY, DESCENDANT, LINEAGE, meta_ancestry
+    from .model import erase_allocation
+    from .model.store import Edge, Store, EMPTY, disjoint_union, mention_disjoint_union
+    from .model.store import UnionUndefined, fibre, restrict
+    # §3.2
+    from .model import Letter, Save, SaveAt, Recall, RecallPrefix, Delete, Evolve, Merge, Split
+    from .model import Supersede, Link, named, creates, is_fragment, Allocation, Oracle, Theta
+    from .model import DEFAULT_THETA, Call, uuid_like_ids
+    # §3.3
+    from .model import step, alpha, run, replay, Trace, Output, Err, Nothing, Found, Created
+    from .model import Wrote, Flag
+    # §3.4
+    from .model import beta, beta_minus, unfold, ancestry, descendants, ancestors, descendant_ids
+    # bisimilarity
+    from .bisim import coarsest_partition, behaviour_classes, bisimilar, ancestry_bisimilar
+    from .bisim import distinguish, allocation_blind_bisimilar, allocation_blind_relation
+    from .bisim import allocation_blind_witness
+    # realisations, laws, results
+    from .model import Realisation, CONTEXTFS, REPAIRED, REALISATIONS, get_realisation
     from .laws import law_table
-    from .model import (
-        ANCESTRY,
-        CONTEXTFS,
-        DEFAULT_THETA,
-        DESCENDANT,
-        LINEAGE,
-        REALISATIONS,
-        REPAIRED,
-        Allocation,
-        Call,
-        Created,
-        Delete,
-        Err,
-        Evolve,
-        Flag,
-        Found,
-        Id,
-        Letter,
-        Link,
-        Merge,
-        Nothing,
-        Oracle,
-        Output,
-        Realisation,
-        Recall,
-        RecallPrefix,
-        Record,
-        Relation,
-        Save,
-        SaveAt,
-        Split,
-        Supersede,
-        Theta,
-        Trace,
-        Wrote,
-        alpha,
-        ancestors,
-        ancestry,
-        beta,
-        beta_minus,
-        creates,
-        descendant_ids,
-        descendants,
-        dumps_store,
-        erase_allocation,
-        get_realisation,
-        inverse,
-        is_fragment,
-        load_store,
-        loads_store,
-        meta_ancestry,
-        named,
-        replay,
-        run,
-        save_store,
-        step,
-        unfold,
-        uuid_like_ids,
-    )
-    from .model.store import (
-        EMPTY,
-        Edge,
-        Store,
-        UnionUndefined,
-        disjoint_union,
-        fibre,
-        mention_disjoint_union,
-        restrict,
-    )
     from .paper import Verdict, known_items, run_item
+    # time and composition
+    from .bitemporal import History, record, believed, as_of, valid_at, Timeline
+    from .composition import frame_property, prefix_collision_probability, tenants
+    # I/O
+    from .model import dumps_store, loads_store, save_store, load_store
+    # isort: on
 
 __version__ = "0.1.0"
 

@@ -99,6 +99,8 @@ def read_aut(
         On malformed input or a file that cannot be read, naming the file
         and line (an :class:`~coalg.errors.InputError`).
 
+    Examples
+    --------
     >>> import io
     >>> read_aut(io.StringIO("des (0,1,2)\\n(0,a,5)\\n"))
     Traceback (most recent call last):

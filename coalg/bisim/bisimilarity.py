@@ -4,7 +4,7 @@ Two identifiers have the same lineage behaviour, ⟦i⟧_s = ⟦j⟧_t in the fi
 H-coalgebra, exactly when they are bisimilar: H preserves weak pullbacks, so
 bisimilarity and behavioural equivalence coincide (paper §2.2, fact (ii)).
 Bisimilarity is decided here by the coarsest stable partition of the finite
-sub-coalgebra ids(s) (spec §2.0, review note), computed by
+sub-coalgebra ids(s) (our implementation choice), computed by
 :func:`coalg.bisim.partition.coarsest_partition` — a worklist refinement of the
 O(m log n) class, never round-based.
 
@@ -17,7 +17,7 @@ O(m log n) class, never round-based.
   payload (``evolved_from``, ``merged_from[k]``, ``split_from``) are compared up to
   the same relation B.  We decide it by refinement of an encoding in which each
   identifier-valued payload position becomes a transition; identifiers that
-  neither store mentions are compared by equality (B̂ of the spec's review note).
+  neither store mentions are compared by equality (B̂, our tightening of Def. 5.23).
 
 Examples
 --------

@@ -42,7 +42,9 @@ class LTS:
     n_labels
         One more than the largest label (labels are ints ``0 <= a < 2**31``).
 
-    The buffers are read-only ``memoryview``s (int64 offsets and observations,
+    Notes
+    -----
+    The buffers are read-only ``memoryview`` objects (int64 offsets and observations,
     int32 otherwise).  Build one with :meth:`build` (from triples) or
     :meth:`from_arrays`.
 

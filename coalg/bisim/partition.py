@@ -76,7 +76,7 @@ def coarsest_partition(
 
     Returns
     -------
-    list[int]
+    list of int
         ``result[s]`` is the block of ``s``; blocks are numbered 0, 1, 2, ...
         in order of their smallest state, so the result does not depend on the
         order of ``transitions`` (nor on ``PYTHONHASHSEED``).

@@ -15,18 +15,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ..model import (
-    CONTEXTFS,
-    EMPTY,
-    REPAIRED,
-    Evolve,
-    Recall,
-    Record,
-    Save,
-    Store,
-    Time,
-    store_to_json,
-)
+from ..model import CONTEXTFS, EMPTY, REPAIRED, Record, Store, Time, store_to_json
+from ..model import alphabet as A
 from ..paper import Verdict, paper_item
 from .histories import History, TimedCall, random_history, shifted
 from .meeting import meeting_example
@@ -51,7 +41,7 @@ def _random_histories(
 
 def _minimal_pair() -> tuple[History, History]:
     r = Record("r")
-    return History.of((Save(r), 1, 1)), History.of((Save(r), 1, 2))
+    return History.of((A.Save(r), 1, 1)), History.of((A.Save(r), 1, 2))
 
 
 @paper_item("5.27", "Valid time is unrecoverable", kind="property", nature="theorem")
@@ -60,7 +50,12 @@ def check_5_27() -> Verdict:
 
     A theorem about the model applied to an instantiation premise (ContextFS
     declares no valid-time channel): explored over random histories, recording
-    and not, each against a shifted and a reversed re-timing.
+    and not, each against a shifted and a reversed re-timing.  On the model the
+    equation is true by construction -- κ is the identity and the model's save
+    drops a record's valid time, so no valid time ever reaches Ψ -- and the
+    exploration only confirms that.  What is not by construction, that Ψ forgets
+    *only* the valid time (a changed transaction time or content changes Ψ(h)),
+    is tested in ``tests/theorems/test_thm_bitemporal.py``.
     """
     hs = _random_histories(150, 527, recording_only=False)
     explored, failure = 0, None
@@ -92,7 +87,8 @@ def check_5_27() -> Verdict:
         explored,
         witness,
         "Theorem 5.27 (a theorem about the model applied to the instantiation premise that ContextFS declares "
-        f"no valid-time channel): Ψ(h) = Ψ(h′) on all {explored} explored pairs h ∼vt h′; the pair "
+        f"no valid-time channel): Ψ(h) = Ψ(h′) on all {explored} explored pairs h ∼vt h′ -- true by "
+        "construction on the model, where no valid time reaches Ψ; the pair "
         "((save(r),1,1)) / ((save(r),1,2)) lies in Hist_rec, so no V has V∘Ψ = vt and L6 fails.",
         {"proof": proof.to_json()},
     )
@@ -138,7 +134,7 @@ def check_7_1() -> Verdict:
     "3.20", "Histories, recording map, bitemporal observation", kind="property", nature="definition"
 )
 def check_3_20() -> Verdict:
-    """Definition 3.20 with the review's amendments, each amendment checked on its witness.
+    """Definition 3.20 with our three tightenings (Appendix D), each amendment checked on its witness.
 
     * Ψ is a function: recording a history twice gives equal stores;
     * (a) over all of Hist no realisation separates valid time — a recall pair
@@ -150,14 +146,14 @@ def check_3_20() -> Verdict:
     real = REPAIRED
     hs = _random_histories(40, 320, recording_only=False)
     function_ok = all(record(h, rz) == record(h, rz) for h in hs for rz in (CONTEXTFS, real))
-    base = History.of((Save(Record("r")), 1, 1))
-    rh = History(base.calls + (TimedCall(Recall("id0001"), 2, 1),))
-    rh2 = History(base.calls + (TimedCall(Recall("id0001"), 2, 2),))
+    base = History.of((A.Save(Record("r")), 1, 1))
+    rh = History(base.calls + (TimedCall(A.Recall("id0001"), 2, 1),))
+    rh2 = History(base.calls + (TimedCall(A.Recall("id0001"), 2, 2),))
     a_ok = all(
         record(rh, rz) == record(rh2, rz) and rh.vt() != rh2.vt() for rz in (CONTEXTFS, real)
     )
     a_outside = not in_hist_rec(rh, real)
-    ev = Evolve("id0001", "c")
+    ev = A.Evolve("id0001", "c")
     b_ok = channel(CONTEXTFS, ev, 7) == ev and channel(real, ev, 7) == replace(ev, valid_time=7)
     h, h2 = _minimal_pair()
 

@@ -8,6 +8,7 @@ same calls at the same transaction times, valid times free to differ.  The pairs
 Theorem 5.27 and Proposition 7.1 are about are ∼vt pairs (:func:`shifted`), and
 :func:`random_history` draws the histories their checks explore.
 
+>>> from coalg.model import Save
 >>> h = History.of((Save(Record("meeting at 3pm")), 1, 1), (Save(Record("meeting at 4pm")), 5, 2))
 >>> h.vt(), h.tt()
 ((1, 2), (1, 5))
@@ -22,23 +23,8 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
 from ..errors import CoalgError
-from ..model import (
-    Evolve,
-    Id,
-    Letter,
-    Merge,
-    Recall,
-    Record,
-    Save,
-    SaveAt,
-    Split,
-    Supersede,
-    Time,
-    creates,
-    letter_from_json,
-    letter_to_json,
-    named,
-)
+from ..model import Id, Letter, Record, Time, creates, letter_from_json, letter_to_json, named
+from ..model import alphabet as A
 
 __all__ = ["HistoryError", "TimedCall", "History", "sim_vt", "shifted", "random_history"]
 
@@ -60,7 +46,7 @@ class TimedCall:
 
 
 def _carries_valid_time(a: Letter) -> bool:
-    if isinstance(a, (Save, SaveAt)):
+    if isinstance(a, (A.Save, A.SaveAt)):
         return a.record.valid_time is not None
     return getattr(a, "valid_time", None) is not None
 
@@ -77,6 +63,7 @@ class History:
     alphabet A: the valid time of a call is its ``vt`` component, so a letter that
     already carries a ``valid_time`` is refused (κ_R writes it, not the caller).
 
+    >>> from coalg.model import Save
     >>> History.of((Save(Record("x")), 2, 0), (Save(Record("y")), 2, 0))
     Traceback (most recent call last):
     ...
@@ -137,7 +124,7 @@ class History:
 
     @classmethod
     def from_json(cls, obj: Any) -> History:
-        """Parse what :meth:`to_json` writes; letters are validated by :func:`coalg.model.jsonio.letter_from_json`."""
+        """Parse what :meth:`to_json` writes; letters are validated by :func:`coalg.model.jsonletters.letter_from_json`."""
         if (
             not isinstance(obj, dict)
             or obj.get("format") != "coalg-history"
@@ -166,6 +153,7 @@ def sim_vt(h: History, h2: History) -> bool:
 def shifted(h: History, by: int = -1) -> History:
     """The history ∼vt h whose every valid time is moved by ``by`` (≠ 0), so vt differs at every call.
 
+    >>> from coalg.model import Save
     >>> shifted(History.of((Save(Record("x")), 1, 1))).vt()
     (0,)
     """
@@ -222,21 +210,21 @@ def random_history(
         ns_new: str | None = None
         if not existing or choice < 0.3:
             ns_new = rng.choice(list(namespaces))
-            a = Save(Record(rng.choice(_CONTENTS), type=rng.choice(list(types)), namespace=ns_new))
+            a = A.Save(Record(rng.choice(_CONTENTS), type=rng.choice(list(types)), namespace=ns_new))
         elif choice < 0.55:
-            a = Evolve(rng.choice(ids_now), rng.choice(_CONTENTS))
+            a = A.Evolve(rng.choice(ids_now), rng.choice(_CONTENTS))
         elif choice < 0.7 and mergeable:
             # one namespace per merge: the repaired realisation refuses cross-namespace merges
             pool = by_ns[rng.choice(mergeable)]
-            a = Merge(tuple(rng.sample(pool, rng.randint(2, min(3, len(pool))))))
+            a = A.Merge(tuple(rng.sample(pool, rng.randint(2, min(3, len(pool))))))
         elif choice < 0.85 or recording_only:
-            a = Split(rng.choice(ids_now), tuple(rng.sample(list(_CONTENTS), rng.randint(2, 3))))
+            a = A.Split(rng.choice(ids_now), tuple(rng.sample(list(_CONTENTS), rng.randint(2, 3))))
         elif choice < 0.9:
-            a = Recall(rng.choice(ids_now))
+            a = A.Recall(rng.choice(ids_now))
         elif choice < 0.95:
-            a = Supersede("gone0001", rng.choice(ids_now))  # names a missing identifier (spec W1)
+            a = A.Supersede("gone0001", rng.choice(ids_now))  # names a missing identifier (Prop. 5.30)
         else:
-            a, fails = Evolve("gone0002", "names nothing that exists"), True
+            a, fails = A.Evolve("gone0002", "names nothing that exists"), True
         k = creates(a)
         ids = [f"id{consumed + m + 1:04d}" for m in range(k)]
         consumed += k

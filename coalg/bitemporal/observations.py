@@ -7,7 +7,7 @@ are its two one-axis slices, and :func:`belief_regions` draws where in the
 
 The definition of :func:`believed`
 ----------------------------------
-``believed(s, τt, τv)`` is the spec's Obs^vt of Proposition 7.1: the records with
+``believed(s, τt, τv)`` is Obs^vt of Proposition 7.1 as we reconstruct it: the records with
 ``created_at ≤ τt`` and ``valid_time ≤ τv`` (mode ``"asserted"``, the default).
 A record is read as asserting its content *from* its valid time onward.  With
 ``mode="current"`` a record also drops out where a successor replaces it: if the
@@ -121,7 +121,7 @@ def believed(s: Store, tt: Time, tv: Time, *, mode: Mode = "asserted") -> dict[I
     """Obs^vt_s(τt, τv): what the system had on file at τt about the world at τv.
 
     The records (by identifier, sorted) whose belief region contains ``(τt, τv)``:
-    with the default ``mode="asserted"`` exactly the spec's
+    with the default ``mode="asserted"`` exactly the reconstructed
     ``{m_s(i) : tt(m_s(i)) ≤ τt, vt(m_s(i)) ≤ τv}`` (Proposition 7.1).  See the
     module docstring for ``mode="current"`` and for records without a valid time.
 
@@ -132,7 +132,7 @@ def believed(s: Store, tt: Time, tv: Time, *, mode: Mode = "asserted") -> dict[I
     tt, tv : int
         The transaction time ("on file at") and the valid time ("about the world at").
     mode : {"asserted", "current"}
-        ``"asserted"``: the spec's Obs^vt.  ``"current"``: also drop a record whose
+        ``"asserted"``: the reconstructed Obs^vt.  ``"current"``: also drop a record whose
         R⁺-successor is on file by τt and valid by τv.
 
     Returns

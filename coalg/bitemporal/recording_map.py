@@ -29,16 +29,11 @@ from ..model import (
     EMPTY,
     Allocation,
     Created,
-    Evolve,
     Id,
     Letter,
-    Merge,
     Oracle,
     Output,
     Realisation,
-    Save,
-    SaveAt,
-    Split,
     Store,
     Theta,
     Time,
@@ -47,6 +42,7 @@ from ..model import (
     output_to_json,
     store_to_json,
 )
+from ..model import alphabet as A
 from .histories import History, TimedCall
 
 __all__ = ["channel", "RecordedCall", "Recording", "recording", "record", "in_hist_rec"]
@@ -60,14 +56,15 @@ def channel(realisation: Realisation, a: Letter, tv: Time) -> Letter:
     record carries it in ``valid_time``; evolve, merge and split carry it in their
     ``valid_time`` field.  Other letters have no valid-time argument.
 
+    >>> from coalg.model import Evolve
     >>> channel(CONTEXTFS, Evolve("x", "c"), 7) == Evolve("x", "c")
     True
     """
     if not realisation.declares_valid_time:
         return a
-    if isinstance(a, (Save, SaveAt)):
+    if isinstance(a, (A.Save, A.SaveAt)):
         return replace(a, record=a.record.evolve(valid_time=tv))
-    if isinstance(a, (Evolve, Merge, Split)):
+    if isinstance(a, (A.Evolve, A.Merge, A.Split)):
         return replace(a, valid_time=tv)
     return a
 
@@ -151,7 +148,7 @@ def recording(
 
     Examples
     --------
-    >>> from coalg.model import Record
+    >>> from coalg.model import Evolve, Record, Save
     >>> h = History.of((Save(Record("x")), 4, 0), (Evolve("id0001", "y"), 9, 2))
     >>> [(st.allocation.ids, st.allocation.clock) for st in recording(h).steps]
     [(('id0001',), 4), (('id0002',), 9)]
@@ -180,7 +177,7 @@ def record(
     Same parameters as :func:`recording` (``realisation=None`` is the ContextFS
     model); returns only the final store.
 
-    >>> from coalg.model import Record
+    >>> from coalg.model import Record, Save
     >>> h = History.of((Save(Record("x")), 4, 0))
     >>> record(h).records["id0001"].created_at, record(h).records["id0001"].valid_time
     (4, None)

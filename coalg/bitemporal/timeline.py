@@ -34,8 +34,8 @@ class VersionEntry:
 
     ``timestamp`` is the one time field; it may be naive or timezone-aware, as in
     the code.  ``memory_id`` is the memory the version belongs to (``:115``), the
-    field ``VersionedMem.is_consistent`` compares.  [recon] The other fields are
-    abridged to what the examples use.
+    field ``VersionedMem.is_consistent`` compares.  The other fields are our
+    abridgement, kept to what the examples use.
     """
 
     timestamp: datetime
@@ -53,8 +53,8 @@ def _utc_if_naive(ts: datetime) -> datetime:
 class Timeline:
     """ContextFS's ``Timeline`` (``types/versioned.py:175``): entries kept sorted by ``add``.
 
-    ``at`` is Listing 5 line for line.  [recon] ``add`` (lines 218–236) is not in
-    the seed; it is reproduced as "insert, keep sorted by timestamp", reading a
+    ``at`` is Listing 5 line for line.  ``add`` (lines 218–236) is not in
+    the paper; we reconstruct it as "insert, keep sorted by timestamp", reading a
     naive timestamp as UTC exactly as ``at`` does (so mixed entries can be sorted);
     an entry with the same timestamp as existing ones goes after them.
 

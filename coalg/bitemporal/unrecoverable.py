@@ -4,8 +4,8 @@ On ContextFS, Ψ forgets the valid times, so Ψ(h) = Ψ(h′) whenever h ∼vt h
 and no function of the store can tell the two apart.  The mathematical step is
 immediate once Ψ is defined through κ; the weight is the **instantiation
 premise** that ContextFS declares no valid-time channel.  So this is a theorem
-about the model applied to an instantiation claim — not on the seed's
-first-kind list.  :func:`theorem_5_27` builds, for any history, the other
+about the model applied to an instantiation claim — not on the paper's
+list of first-kind results (§1.3).  :func:`theorem_5_27` builds, for any history, the other
 history and the proof as named steps; :data:`OBSERVERS` are the functions of the
 store it evaluates side by side.
 """
@@ -195,7 +195,7 @@ def theorem_5_27(
                 "Obs(Ψ(h), τt, τv) = Obs(Ψ(h′), τt, τv), so none is non-degenerate on this pair (weak L6, Def. 3.20 (c))."
                 if rec
                 else "Ψ(h) = Ψ(h′) as for every history; h is not in Hist_rec, so the L6 conclusion uses the pair "
-                "((save(r), 1, 1)) and ((save(r), 1, 2)) instead (spec §5.8)."
+                "((save(r), 1, 1)) and ((save(r), 1, 2)) of Hist_rec instead."
             )
             if equal
             else "The theorem's premise (no valid-time channel) fails for this realisation.",

@@ -1,4 +1,4 @@
-"""The ``coalg`` command line: ``bisim``, ``laws``, ``witness``, ``audit``.
+"""The ``coalg`` command line: ``bisim``, ``laws``, ``witness``, ``audit``, ``differential``, ``conform``.
 
 ======================================  ==================================
 the parser, the subcommands' wiring     :mod:`~coalg.cli.app`
@@ -7,6 +7,8 @@ what every subcommand shares            :mod:`~coalg.cli.common`
 ``coalg laws`` (Table 2, Def. 3.21)     :mod:`~coalg.cli.laws`
 ``coalg witness`` (numbered items)      :mod:`~coalg.cli.witness`
 ``coalg audit`` (ContextFS databases)   :mod:`~coalg.cli.audit`
+``coalg differential`` (model vs. pkg)  :mod:`~coalg.cli.differential`
+``coalg conform`` (your memory layer)   :mod:`~coalg.cli.conform`
 ======================================  ==================================
 """
 

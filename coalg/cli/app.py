@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import CoalgError
-from . import audit, bisim, laws, witness
+from . import audit, bisim, conform, differential, laws, witness
 from .common import Formatter, Handler, Parser, UsageError
 
 __all__ = ["build_parser", "main"]
@@ -37,16 +37,22 @@ examples:
   coalg bisim spec.aut impl.aut --json    # machine-readable, with a witness if not
   coalg laws --realisation contextfs      # the paper's Table 2, computed
   coalg witness 5.20                      # construct the witness of Prop. 5.20
+  coalg differential --words 300          # the model against the released package
+  coalg conform mymemory:Memory           # check your own memory layer
   coalg SUBCOMMAND --help                 # details of one subcommand
 
-exit status: 0 when the question was answered (whatever the answer),
-2 on bad input or usage (one line on stderr, never a traceback).
+exit status: 0 when the question was answered (whatever the answer);
+1 when `audit` has findings, `differential` finds a word on which the
+model and the package disagree, or a clause fails in `conform`; 2 on bad
+input or usage, or when a subcommand needs the released package and it
+cannot be run (one line on stderr, never a traceback).
 Every file is read only when it is a regular file (a FIFO, device or
 directory is refused before it is opened), within stated limits; see
 each subcommand's --help.
 """
 
-_SUBCOMMANDS: list[Callable[[Any], None]] = [bisim.register, laws.register, witness.register, audit.register]
+_SUBCOMMANDS: list[Callable[[Any], None]] = [bisim.register, laws.register, witness.register, audit.register,
+                                             differential.register, conform.register]
 
 
 def build_parser() -> argparse.ArgumentParser:

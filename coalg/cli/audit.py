@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import contextfs
-from .common import Formatter, UsageError, count, emit
+from .common import UsageError, count, emit, subcommand
 
 __all__ = ["register"]
 
@@ -75,12 +75,9 @@ A progress bar goes to stderr when it is a terminal (or with --progress).
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "audit",
-        help="audit a ContextFS database read-only (dangling edges, L2 disagreements, cross-namespace merges, ...)",
-        description=_AUDIT_DESCRIPTION,
-        epilog=_AUDIT_EPILOG,
-        formatter_class=Formatter,
+    p = subcommand(
+        sub, "audit", help="audit a ContextFS database read-only (dangling edges, L2 disagreements, cross-namespace merges, ...)",
+        description=_AUDIT_DESCRIPTION, epilog=_AUDIT_EPILOG,
     )
     p.add_argument("path", nargs="?", metavar="PATH", help="the ContextFS SQLite file (default: the sample database)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")

@@ -16,7 +16,7 @@ from ..bisim.aut import (
     MAX_DIGITS,
     SPARE_STATES,
 )
-from .common import Formatter, UsageError, count, emit
+from .common import UsageError, count, emit, subcommand
 
 __all__ = ["register"]
 
@@ -78,12 +78,9 @@ examples:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "bisim",
-        help="strong bisimilarity of .aut transition systems (classes, or compare two)",
-        description=_BISIM_DESCRIPTION,
-        epilog=_BISIM_EPILOG,
-        formatter_class=Formatter,
+    p = subcommand(
+        sub, "bisim", help="strong bisimilarity of .aut transition systems (classes, or compare two)",
+        description=_BISIM_DESCRIPTION, epilog=_BISIM_EPILOG,
     )
     p.add_argument(
         "files", nargs="+", metavar="FILE.aut", help="one file (count classes) or two (compare)"

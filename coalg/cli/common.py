@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-__all__ = ["Formatter", "Handler", "Parser", "UsageError", "emit", "count"]
+__all__ = ["Formatter", "Handler", "Parser", "UsageError", "emit", "count", "subcommand"]
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -22,6 +22,7 @@ class Parser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> NoReturn:
+        """Print ``message`` as one line with the program name and exit with status 2."""
         text = " ".join(message.split())
         self.exit(2, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
 
@@ -60,3 +61,11 @@ def emit(args: argparse.Namespace, data: dict[str, Any], human: str) -> None:
     except UnicodeEncodeError:
         enc = sys.stdout.encoding or "ascii"
         sys.stdout.write(human.encode(enc, "backslashreplace").decode(enc) + "\n")
+
+
+def subcommand(sub: Any, name: str, *, help: str, description: str, epilog: str = "") -> Parser:
+    """Add the parser of subcommand ``name``: its one-line ``help``, and a ``description`` and
+    ``epilog`` printed as written by ``coalg NAME --help``."""
+    parser: Parser = sub.add_parser(name, help=help, description=description, epilog=epilog,
+                                    formatter_class=Formatter)
+    return parser

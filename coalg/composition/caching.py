@@ -15,17 +15,11 @@ from typing import Any
 from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
-    Delete,
-    Evolve,
     Letter,
-    Merge,
     Oracle,
     Realisation,
     Record,
     Relation,
-    Save,
-    SaveAt,
-    Split,
     Store,
     Theta,
     ancestry,
@@ -33,6 +27,7 @@ from ..model import (
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 from .inclusion import unfolding_to_json
 
 __all__ = ["ancestry_cache_check", "cache_counterexamples"]
@@ -84,12 +79,12 @@ def cache_counterexamples() -> dict[str, Any]:
             ("b", Relation.EVOLVED_INTO, "c"),
         ],
     )
-    prelude: list[Letter] = [Evolve("c", "final, again")]
+    prelude: list[Letter] = [A.Evolve("c", "final, again")]
     words: dict[str, list[Letter]] = {
         "derivations_only": prelude
-        + [Merge(("a", "c")), Split("b", ("p", "q")), Save(Record("new"))],
-        "delete": prelude + [Delete("b")],
-        "save_at": prelude + [SaveAt("a", Record("draft, overwritten"))],
+        + [A.Merge(("a", "c")), A.Split("b", ("p", "q")), A.Save(Record("new"))],
+        "delete": prelude + [A.Delete("b")],
+        "save_at": prelude + [A.SaveAt("a", Record("draft, overwritten"))],
     }
     out: dict[str, Any] = {
         "base": store_to_json(base),

@@ -13,9 +13,6 @@ from typing import Any
 
 from ..model import (
     EMPTY,
-    Delete,
-    Letter,
-    Oracle,
     Record,
     Relation,
     Store,
@@ -26,6 +23,7 @@ from ..model import (
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 from ..paper import Verdict, paper_item
 from .caching import ancestry_cache_check, cache_counterexamples
 from .frame import FrameCheck, Union, frame_property, union, union_or_none
@@ -67,13 +65,13 @@ def check_6_2() -> Verdict:
     """Proposition 6.2 over random fragment stores, calls naming ``s`` by equality, and dom-fresh allocations.
 
     Allocations land on ``t``'s dangling endpoints where they can (dom-freshness
-    suffices for the equation, spec review note).  The witness records why
+    suffices for the equation).  The witness records why
     delete is excluded: ``t`` may hold an edge into ``s``'s record.
     """
     n, failure = _explore_frame("disjoint", 300, 62)
     s = Store.of({"a": Record("A", namespace="tenant-s")})
     t = Store.of({"b": Record("B", namespace="tenant-t")}, [("b", Relation.RELATED_TO, "a")])
-    why_not_delete = frame_property(s, t, Delete("a"))
+    why_not_delete = frame_property(s, t, A.Delete("a"))
     witness: dict[str, Any] = {"delete_is_excluded": why_not_delete.to_json()}
     if failure is not None:
         witness["failure"] = failure.to_json()
@@ -115,7 +113,7 @@ def check_6_3() -> Verdict:
     "6.4", "Lineage observation does not compose under ⊎", kind="counterexample", nature="theorem"
 )
 def check_6_4() -> Verdict:
-    """Proposition 6.4 (review form): the inclusion of (ids(s), β_s) into (Id, β_{s⊎t}) is not a homomorphism."""
+    """Proposition 6.4 (tightened form): the inclusion of (ids(s), β_s) into (Id, β_{s⊎t}) is not a homomorphism."""
     w = dangling_edge_witness()
     holds = (
         w["inclusion_failures"] == ["j"]
@@ -233,9 +231,9 @@ def check_6_1() -> Verdict:
     explored, bad = 0, None
     for _ in range(150):
         s = random_store(rng, rng.randint(1, 6), prefix="s", namespace="s")
-        word: list[Letter] = []
+        word: list[A.Letter] = []
         sim = s
-        oracle = Oracle(prefix="c")
+        oracle = A.Oracle(prefix="c")
         for _ in range(rng.randint(1, 5)):
             a = random_named_call(rng, sim)
             word.append(a)
@@ -273,7 +271,7 @@ def check_6_1() -> Verdict:
 
 @paper_item("6.8", "When prefix resolution starts to bite", kind="property", nature="instantiation")
 def check_6_8() -> Verdict:
-    """Remark 6.8's numbers, recomputed exactly and with the approximation, within the spec's rounding (2%)."""
+    """Remark 6.8's numbers, recomputed exactly and with the approximation, within the reconstruction's rounding (2%)."""
     rows = []
     for (L, p), claimed in sorted(REMARK_6_8.items()):
         ex, ap = collision_threshold(p, L), collision_threshold(p, L, exact=False)

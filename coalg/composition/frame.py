@@ -1,7 +1,7 @@
 """The frame property (paper §6.2, Proposition 6.2; Def. 6.5 and Prop. 6.6 (c)): does a call ignore the store beside it?
 
-A harness that hosts several agents hosts several stores.  The question of §6.2
-is whether an operation gives the same answer when the store around it grows:
+Several agents in one harness means several stores side by side.  §6.2 asks
+whether an operation gives the same answer when the store around it grows:
 ``α(s ⊎ t)(a) = (o, s′ ⊎ t)`` whenever ``α(s)(a) = (o, s′)`` — the *frame
 property*.  Proposition 6.2 is a *theorem* of the first kind for fragment calls
 and recalls that name identifiers of ``s`` by equality, with allocations fresh
@@ -24,7 +24,6 @@ from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
     Allocation,
-    Delete,
     Letter,
     Output,
     Realisation,
@@ -39,6 +38,7 @@ from ..model import (
     output_to_json,
     store_to_json,
 )
+from ..model import alphabet as A
 
 __all__ = ["Union", "union", "FrameCheck", "frame_property"]
 
@@ -112,7 +112,7 @@ class FrameCheck:
 def _by_equality(a: Letter, *, allow_delete: bool) -> bool:
     if getattr(a, "by_prefix", False):
         return False
-    if isinstance(a, Delete):
+    if isinstance(a, A.Delete):
         return allow_delete
     return is_fragment(a)
 
@@ -137,7 +137,7 @@ def frame_property(
       also a delete by equality);
     * ``names_in_s`` — ``nm(a) ⊆ dom(m_s)``;
     * ``allocation_fresh`` — admissible at the union (``dom``-fresh) and, for ``⊕``,
-      fresh for ``ids(s) ∪ ids(t)`` (spec review note to Prop. 6.6 (c)).
+      fresh for ``ids(s) ∪ ids(t)`` (a hypothesis we added to Prop. 6.6 (c)).
 
     Parameters
     ----------
@@ -161,7 +161,7 @@ def frame_property(
 
     Examples
     --------
-    >>> from coalg.model import Record, Relation
+    >>> from coalg.model import Delete, Record, Relation
     >>> s = Store.of({"a": Record("A")})
     >>> t = Store.of({"b": Record("B")}, [("b", Relation.RELATED_TO, "a")])
     >>> frame_property(s, t, Delete("a")).holds          # t's edge into s goes too: delete is excluded

@@ -4,7 +4,7 @@
 observations asks that its inclusion into ``(Id, β_{s⋆t})`` be a homomorphism
 (:func:`inclusion_failures` lists where it is not).  Under ``⊎`` it need not
 be: a dangling edge of one tenant acquires a target from the other — a
-*counterexample* about the model (the review's form of Proposition 6.4,
+*counterexample* about the model (our tightened form of Proposition 6.4,
 :func:`dangling_edge_witness`).  Under the mention-disjoint ``⊕`` it always is
 (Proposition 6.6 (b), a *theorem*, property-tested).
 
@@ -24,9 +24,7 @@ from ..model import (
     Letter,
     Record,
     Relation,
-    Save,
     Store,
-    Supersede,
     Unfolding,
     ancestry,
     beta,
@@ -36,6 +34,7 @@ from ..model import (
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 from .frame import union_or_none
 
 __all__ = ["inclusion_failures", "dangling_edge_witness"]
@@ -52,15 +51,15 @@ def inclusion_failures(s: Store, u: Store) -> list[Id]:
 
 
 def dangling_edge_witness() -> dict[str, Any]:
-    """Proposition 6.4 (review form): under ``⊎`` a dangling edge of ``s`` acquires a target from ``t``.
+    """Proposition 6.4 (tightened form): under ``⊎`` a dangling edge of ``s`` acquires a target from ``t``.
 
     ``s = ({i ↦ r}, {(i, EVOLVED_FROM, j)})`` with ``j`` dangling (reachable by
-    Prop. 5.30, W2), ``t = ({j ↦ r′}, ∅)``.  ``s ⊎ t`` is defined, ``s ⊕ t`` is not;
+    evolve by prefix, Prop. 5.30), ``t = ({j ↦ r′}, ∅)``.  ``s ⊎ t`` is defined, ``s ⊕ t`` is not;
     ``β_{s⊎t}(j) ≠ β_s(j)`` at ``j ∈ ids(s) \\ dom(m_s)``, so the inclusion of
     ``(ids(s), β_s)`` is not a homomorphism, and ``⟦i⟧⁻`` changes — a frame
     failure for a lineage letter ``lin(i)`` although ``i`` is named by equality.
     The ``s_lin_variant`` does the same inside S_lin: a supersede naming a
-    missing identifier (W1) acquires a target; there the full ``β`` changes but
+    missing identifier (Prop. 5.30) acquires a target; there the full ``β`` changes but
     the ancestry unfolding does not.
 
     >>> w = dangling_edge_witness()
@@ -74,8 +73,8 @@ def dangling_edge_witness() -> dict[str, Any]:
     u = disjoint_union(s, t)
     a_s, a_u = ancestry(s, "i"), ancestry(u, "i")
     word: list[Letter] = [
-        Save(Record("S's record", namespace="tenant-s")),
-        Supersede("x0001", "id0001"),
+        A.Save(Record("S's record", namespace="tenant-s")),
+        A.Supersede("x0001", "id0001"),
     ]
     s2 = run(EMPTY, word).final
     t2 = Store.of({"x0001": Record("T's record", namespace="tenant-t")})

@@ -24,8 +24,6 @@ from ..model import (
     CONTEXTFS,
     DEFAULT_THETA,
     Allocation,
-    Evolve,
-    RecallPrefix,
     Record,
     Store,
     Theta,
@@ -33,6 +31,7 @@ from ..model import (
     output_to_json,
     store_to_json,
 )
+from ..model import alphabet as A
 
 __all__ = [
     "prefix_recall_witness",
@@ -52,7 +51,7 @@ def prefix_recall_witness(prefix: str = "deadbeef") -> dict[str, Any]:
     ``i′``; both identifiers extend ``prefix``.  For every θ, ``recall_pfx(prefix)``
     on ``s`` outputs ``(i, r)``; on ``s ⊎ t`` it outputs ``(i′, r′)`` for θ with
     ``i′ ≺ i`` — and then ``evolve`` by the same prefix derives from T's record and
-    files the result in T's namespace (the [ran] observation of spec §5.10).
+    files the result in T's namespace (seen when the ContextFS code path was run).
 
     >>> w = prefix_recall_witness()
     >>> w["alone"]["id"], w["in_union"]["id"], w["differs"], w["mention_disjoint"]
@@ -62,7 +61,7 @@ def prefix_recall_witness(prefix: str = "deadbeef") -> dict[str, Any]:
     s = Store.of({i: Record("S's note", namespace="tenant-s")})
     t = Store.of({i2: Record("T's note", namespace="tenant-t")})
     u = disjoint_union(s, t)
-    a = RecallPrefix(prefix)
+    a = A.RecallPrefix(prefix)
     thetas = [
         DEFAULT_THETA,
         Theta(descending=True),
@@ -76,7 +75,7 @@ def prefix_recall_witness(prefix: str = "deadbeef") -> dict[str, Any]:
     o_u_other = CONTEXTFS.step(u, a, theta=Theta(id_priority=(i,)))[0]
     out, after = CONTEXTFS.step(
         u,
-        Evolve(prefix, "S meant to revise its own note", by_prefix=True),
+        A.Evolve(prefix, "S meant to revise its own note", by_prefix=True),
         Allocation(("f00dcafe-001",), 2),
         theta=theta,
     )
@@ -173,7 +172,7 @@ def prefix_collision_probability(n: int, prefix_len: int = 8) -> float:
 
 
 def prefix_collision_approx(n: int, prefix_len: int = 8) -> float:
-    """The usual approximation ``1 − exp(−n² / 2^{bits+1})`` (spec Remark 6.8).
+    """The usual approximation ``1 − exp(−n² / 2^{bits+1})`` (Remark 6.8).
 
     >>> round(prefix_collision_approx(77_163), 4)
     0.5
@@ -216,4 +215,4 @@ REMARK_6_8 = {
     (7, 0.5): 19_000,
     (12, 0.5): 4_900_000,
 }
-"""The spec's rounded thresholds (Remark 6.8): (prefix length, probability) → store size."""
+"""The rounded thresholds of Remark 6.8 as we reconstruct it: (prefix length, probability) → store size."""

@@ -22,23 +22,16 @@ from ..model import (
     DEFAULT_THETA,
     EMPTY,
     Allocation,
-    Delete,
-    Evolve,
     Id,
     Letter,
-    Merge,
-    Oracle,
-    Recall,
     Record,
     Relation,
-    Save,
-    Split,
     Store,
-    Supersede,
     Theta,
     creates,
     run,
 )
+from ..model import alphabet as A
 
 __all__ = [
     "random_store",
@@ -53,8 +46,8 @@ RECORD_TYPES = ("fact", "decision", "note")
 """The record types the random stores and the tenants draw from."""
 
 
-def _save(rng: random.Random, namespace: str) -> Save:
-    return Save(
+def _save(rng: random.Random, namespace: str) -> A.Save:
+    return A.Save(
         Record(
             rng.choice(_CONTENTS),
             type=rng.choice(RECORD_TYPES),
@@ -77,10 +70,10 @@ def random_store(
 
     Identifiers come from ``Oracle(prefix=prefix)``; every derivation names
     existing records by equality.  Supersedes may name identifiers from
-    ``dangling_pool`` (supersede checks nothing, spec W1), which leaves dangling
+    ``dangling_pool`` (supersede checks nothing, Prop. 5.30), which leaves dangling
     non-lineage edges — the stores stay in S_lin.
     """
-    oracle = Oracle(prefix=prefix)
+    oracle = A.Oracle(prefix=prefix)
     s = EMPTY
     for _ in range(n_calls):
         dom = sorted(s.dom())
@@ -89,14 +82,14 @@ def random_store(
         if not dom or c < 0.35:
             a = _save(rng, namespace)
         elif c < 0.55:
-            a = Evolve(rng.choice(dom), rng.choice(_CONTENTS))
+            a = A.Evolve(rng.choice(dom), rng.choice(_CONTENTS))
         elif c < 0.7 and len(dom) >= 2:
-            a = Merge(tuple(rng.sample(dom, 2)))
+            a = A.Merge(tuple(rng.sample(dom, 2)))
         elif c < 0.8:
-            a = Split(rng.choice(dom), ("part 1", "part 2"))
+            a = A.Split(rng.choice(dom), ("part 1", "part 2"))
         else:
             pool = list(dangling_pool) + dom
-            a = Supersede(rng.choice(pool), rng.choice(dom))
+            a = A.Supersede(rng.choice(pool), rng.choice(dom))
         s = run(s, [a], oracle=oracle, theta=theta).final
     return s
 
@@ -129,16 +122,16 @@ def random_named_call(rng: random.Random, s: Store, *, allow_delete: bool = Fals
     if kind == "save":
         return _save(rng, "s")
     if kind == "evolve":
-        return Evolve(rng.choice(dom), rng.choice(_CONTENTS))
+        return A.Evolve(rng.choice(dom), rng.choice(_CONTENTS))
     if kind == "split":
-        return Split(rng.choice(dom), ("left", "right"))
+        return A.Split(rng.choice(dom), ("left", "right"))
     if kind == "supersede":
-        return Supersede(rng.choice(dom), rng.choice(dom))
+        return A.Supersede(rng.choice(dom), rng.choice(dom))
     if kind == "recall":
-        return Recall(rng.choice(dom))
+        return A.Recall(rng.choice(dom))
     if kind == "merge":
-        return Merge(tuple(rng.sample(dom, rng.randint(2, min(3, len(dom))))))
-    return Delete(rng.choice(dom))
+        return A.Merge(tuple(rng.sample(dom, rng.randint(2, min(3, len(dom))))))
+    return A.Delete(rng.choice(dom))
 
 
 def random_allocation(rng: random.Random, u: Store, a: Letter, *, strict: bool) -> Allocation:
@@ -146,7 +139,7 @@ def random_allocation(rng: random.Random, u: Store, a: Letter, *, strict: bool) 
 
     ``strict`` draws identifiers outside ``occ(u)``; otherwise each identifier is,
     when possible, one of ``u``'s dangling endpoints (``dom``-fresh but not
-    strictly fresh — the case the review singles out).
+    strictly fresh — the case strict freshness rules out).
     """
     dangling = sorted(u.dangling())
     occ = u.occ()

@@ -21,20 +21,17 @@ from ..model import (
     Allocation,
     Call,
     Edge,
-    Evolve,
     Id,
     Letter,
-    Merge,
     Record,
-    Save,
     Store,
-    Supersede,
     creates,
     disjoint_union,
     edge_to_json,
     run,
     uuid_like_ids,
 )
+from ..model import alphabet as A
 from .random_stores import RECORD_TYPES
 
 __all__ = ["tenants", "Interference", "interference"]
@@ -79,8 +76,8 @@ def tenants(
 
     Returns
     -------
-    (list of Store, Store)
-        The tenants' own stores (tenant ``k`` at index ``k``) and the shared store.
+    tuple
+        ``(own, shared)``: the list of the tenants' own stores (tenant ``k`` at index ``k``) and the shared store.
         :func:`interference` reports what the plantings (or chance) produce.
 
     Examples
@@ -139,17 +136,17 @@ def tenants(
         for m in range(records_per_tenant):
             u = rng.random()
             if not made or u < 0.55:
-                word.append(Save(Record(f"{ns} note {m}", type=rng.choice(RECORD_TYPES), namespace=ns)))
+                word.append(A.Save(Record(f"{ns} note {m}", type=rng.choice(RECORD_TYPES), namespace=ns)))
             elif u < 0.8 or len(made) < 2:
-                word.append(Evolve(rng.choice(made), f"{ns} revision {m}"))
+                word.append(A.Evolve(rng.choice(made), f"{ns} revision {m}"))
             else:
-                word.append(Merge(tuple(rng.sample(made, 2))))
+                word.append(A.Merge(tuple(rng.sample(made, 2))))
             made.append(supplies[k][m])
         words.append(word)
     if n >= 2:
         for _ in range(dangling_edges):
             a, b = rng.sample(range(n), 2)
-            words[a].append(Supersede(rng.choice(supplies[b]), rng.choice(supplies[a])))
+            words[a].append(A.Supersede(rng.choice(supplies[b]), rng.choice(supplies[a])))
     # the allocations are known in advance (record m of tenant k gets supplies[k][m], clock m + 1),
     # so the runs replay explicit calls instead of asking an oracle to scan the store each time
     stores = []

@@ -1,6 +1,6 @@
 """The real ContextFS 0.2.35: the paper's claims observed at runtime, and ContextFS databases audited.
 
-=========================================  ==========================================
+==========================================  ===================================
 the package offline: sandbox, availability  :mod:`~coalg.contextfs.offline`
 the two tables as a coalg store (§3.1)      :mod:`~coalg.contextfs.tables`
 a store written into the schema; faults     :mod:`~coalg.contextfs.materialise`
@@ -12,7 +12,10 @@ behaviours the paper does not state         :mod:`~coalg.contextfs.behaviours`
 a database read read-only                   :mod:`~coalg.contextfs.database`
 the audit: findings and report              :mod:`~coalg.contextfs.auditing`
 databases written without the package       :mod:`~coalg.contextfs.synthetic`
-=========================================  ==========================================
+random words of the memory API              :mod:`~coalg.contextfs.random_words`
+a word run on the package, one database     :mod:`~coalg.contextfs.package_run`
+the model against the package on words      :mod:`~coalg.contextfs.differential_testing`
+==========================================  ===================================
 """
 
 from typing import TYPE_CHECKING
@@ -49,6 +52,12 @@ if TYPE_CHECKING:
         Database,
         read_database,
     )
+    from .differential_testing import (
+        ABSTRACTIONS,
+        differential,
+        format_differential,
+        run_words,
+    )
     from .live import (
         LiveStore,
         NullRAG,
@@ -74,6 +83,17 @@ if TYPE_CHECKING:
         require,
         sandbox,
         unavailable_reason,
+    )
+    from .package_run import (
+        PackageRun,
+        PackageStep,
+        StepClock,
+        pinned_uuids,
+    )
+    from .random_words import (
+        IdSupply,
+        WordStep,
+        random_step,
     )
     from .runtime import (
         check_7_3,

@@ -50,34 +50,25 @@ from ..model import (
     DEFAULT_THETA,
     Allocation,
     Created,
-    Delete,
     Edge,
     Err,
-    Evolve,
     Flag,
     Found,
     FrozenMap,
     Id,
     Letter,
-    Link,
-    Merge,
     Nothing,
     Output,
     Realisation,
-    Recall,
-    RecallPrefix,
     Record,
     Relation,
-    Save,
-    SaveAt,
-    Split,
     Store,
-    Supersede,
     Theta,
     Wrote,
     inverse,
     thaw,
 )
+from ..model import alphabet as A
 from .live import FacadeShim, NullRAG
 from .materialise import (
     fault_condition,
@@ -135,8 +126,8 @@ class ContextFSRuntime:
             return StepReport(Err(f"{a.kind}: inadmissible allocation: {reason}"), s, a.kind)
         m = modules()
         self.calls += 1
-        extra = [a.record.type] if isinstance(a, (Save, SaveAt)) else []
-        if isinstance(a, Merge) and a.type is not None:
+        extra = [a.record.type] if isinstance(a, (A.Save, A.SaveAt)) else []
+        if isinstance(a, A.Merge) and a.type is not None:
             extra.append(a.type)
         to, back = type_maps(s, extra, [t.value for t in m.MemoryType])
         path = sandbox().new_path("step.db")
@@ -177,34 +168,34 @@ def _run_letter(a: Letter, xi: Allocation, router: Any, lineage: Any, to: Mappin
 
     try:
         match a:
-            case Save(record=r):
+            case A.Save(record=r):
                 mem = router.save(memory(xi.ids[0], r))
                 return Created(((mem.id, r),)), []
-            case SaveAt(id=i, record=r):
+            case A.SaveAt(id=i, record=r):
                 mem = router.save(memory(i, r))
                 return Created(((mem.id, r),)), []
-            case Recall(id=i) | RecallPrefix(prefix=i):
+            case A.Recall(id=i) | A.RecallPrefix(prefix=i):
                 mem = router.recall(i)
                 return (Nothing() if mem is None else Found(mem.id, _record_of(mem, back))), []
-            case Delete(id=i):
+            case A.Delete(id=i):
                 return Flag(bool(router.delete(i))), []
-            case Evolve(id=i, content=c, summary=summ, tags=tags):
+            case A.Evolve(id=i, content=c, summary=summ, tags=tags):
                 mem = lineage.evolve(i, c, summary=summ, additional_tags=sorted(tags) or None)
                 return Created(((mem.id, _record_of(mem, back)),)), [mem.id]
-            case Merge(ids=ids, content=c, type=ty, summary=summ, namespace=ns):
+            case A.Merge(ids=ids, content=c, type=ty, summary=summ, namespace=ns):
                 if ns is not None:
                     return Err("merge: ContextFS 0.2.35's merge takes no target namespace"), []
                 mem = lineage.merge(list(ids), merged_content=c, summary=summ,
                                     memory_type=None if ty is None else m.MemoryType(to[ty]))
                 return Created(((mem.id, _record_of(mem, back)),)), [mem.id]
-            case Split(id=i, contents=cs):
+            case A.Split(id=i, contents=cs):
                 mems = lineage.split(i, list(cs))
                 return Created(tuple((x.id, _record_of(x, back)) for x in mems)), [x.id for x in mems]
-            case Supersede(old=o, new=n):
+            case A.Supersede(old=o, new=n):
                 lineage.supersede(o, n)
                 cands = (Edge(n, Relation.SUPERSEDES, o), Edge(o, Relation.SUPERSEDED_BY, n))
                 return Wrote(cands), []
-            case Link(source=i, relation=r, target=j, bidirectional=bi):
+            case A.Link(source=i, relation=r, target=j, bidirectional=bi):
                 ok = m.ContextFS.link(FacadeShim(router), i, j, relation=r.value, bidirectional=bi)
                 if not ok:
                     return Err(f"link: no record {i} or {j}"), []
@@ -277,5 +268,5 @@ RUNTIME = Realisation(
     declares_valid_time=False,
     edge_faults=True,
 )
-"""The real package as a realisation (not in :data:`coalg.model.realisation.REALISATIONS`: importing
+"""The real package as a realisation (not in :data:`coalg.model.registry.REALISATIONS`: importing
 the adapter must not change the registry other modules print)."""

@@ -2,8 +2,8 @@
 
 Running contextfs 0.2.35 shows four behaviours an adapter or an auditor must
 know about, beyond the paper's numbered results (:mod:`coalg.contextfs.runtime`):
-evolve by a prefix leaves a dangling edge (the shape of Prop. 5.30's W2 seen
-from the original), metadata is inherited through derivations (the mechanism of
+evolve by a prefix leaves a dangling edge (the shape of Prop. 5.30's evolve-by-prefix
+witness seen from the original), metadata is inherited through derivations (the mechanism of
 Prop. 5.14's Witness B), the facade's soft delete keeps edges (Prop. 5.2 read
 with ``deleted_at``), and ``update`` drops edges.  Each is a function returning a
 :class:`~coalg.paper.Verdict` (``holds``: the behaviour was seen), collected in

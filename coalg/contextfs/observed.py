@@ -138,7 +138,7 @@ DIFFERENCES: dict[str, str] = {
     "L6": "Same verdict. The package has no valid-time field or argument, so the histories' valid times cannot "
           "reach it at all; its clock readings are datetimes (datetime.now, UTC ISO strings in metadata), read "
           "back as ξ's clock.",
-    "L7": "Same verdict and witness (W2): evolve by a prefix resolves the record but writes the prefix string as "
+    "L7": "Same verdict and the same witness (W2 of Prop. 5.30): evolve by a prefix resolves the record but writes the prefix string as "
           "the edge endpoint and as evolved_from.",
     "S1": "Same verdict: derivations only insert rows and edges.",
     "S2": "Same verdict: each call behaved the same on a database holding only its named records.",
@@ -152,8 +152,6 @@ GENERAL_DIFFERENCES = (
      "one; save takes Memory(id=…). The adapter renames the uuids to ξ's identifiers in creation order."),
     ("Clock: created_at/updated_at are naive datetime.now(), lineage timestamps are UTC ISO strings; the "
      "adapter materialises clock reading τ as 2000-01-01 + τ s and reads a call's own stamps as ξ's clock."),
-    ("Summaries: the package fills in 'Merged from N memories' and 'Part k of split memory' where the model "
-     "leaves the summary empty."),
     ("Resolution: recall, evolve, split, merge and delete always resolve with id LIKE 'arg%' "
      "(case-insensitive, '_' and '%' are wildcards); recall walks live rows in rowid order, delete the "
      "primary key in id order."),

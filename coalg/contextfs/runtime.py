@@ -13,7 +13,7 @@ as paper items so that ``python -m coalg witness R5.20`` runs one:
 * ``R5.2`` (Prop. 5.2) delete cuts a survivor's ancestry;
 * ``R5.14`` (Prop. 5.14) metadata and edges disagree, with an edge-write fault
   injected by a SQLite trigger, and without any fault;
-* ``R5.30`` (Prop. 5.30) dangling edges: W1 supersede of a missing id, W2 evolve by prefix;
+* ``R5.30`` (Prop. 5.30) dangling edges: supersede of a missing id (W1), evolve by prefix (W2);
 * ``7.3`` (Remark 7.3) ``BiTemporalMemory`` and ``RunContext`` occur nowhere in
   the installed package.
 

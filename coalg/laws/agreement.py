@@ -8,8 +8,8 @@ L2 is checked on S_lin, restricted to records created by derivations, reading
 the ancestry metadata through the realisation's declared reader
 (:func:`record_view`: the stored record, or REPAIRED's edge-derived view); a
 stored ancestry key that disagrees with the edges is also a violation.  Fresh
-saves with caller-supplied ancestry keys are out of scope (the trivial
-refutation of the spec's review note).  The fault path (Witness A of
+saves with caller-supplied ancestry keys are out of scope (a trivial
+refutation that says nothing about the code).  The fault path (Witness A of
 Proposition 5.14) is ``check_L2(r, faults=True)``.
 
 Examples
@@ -70,7 +70,7 @@ def record_view(realisation: Realisation, s: Store, i: Id) -> Record | None:
     """The record a reader sees at ``i``: the realisation's declared view, or the stored record.
 
     ContextFS's metadata ancestry reader reads the stored record; REPAIRED's reads
-    ancestry from the edges (:func:`coalg.model.repaired.derived_record`).
+    ancestry from the edges (:func:`coalg.model.repair_rules.derived_record`).
     """
     view = getattr(realisation, "record_view", None)
     return view(s, i) if view is not None else s.records.get(i)
@@ -190,8 +190,8 @@ def router_lineage(s: Store, i: Id, *, max_depth: int = 10) -> dict[str, list[di
 
     The edge query gives ancestors (R⁻) and descendants (R⁺), depth-capped at 10.
     Only when it returns *neither* does it read the metadata, and then all three
-    keys.  Entries have the shape ``{"id", "relation", "depth"}``.  [recon: the
-    recursion is modelled as a breadth-first walk.]
+    keys.  Entries have the shape ``{"id", "relation", "depth"}``.  (Our choice: the
+    recursion is modelled as a breadth-first walk.)
     """
     anc = _walk(s, i, ANCESTRY, max_depth)
     desc = _walk(s, i, DESCENDANT, max_depth)

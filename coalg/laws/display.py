@@ -6,20 +6,8 @@ show them as the word so far.
 
 from __future__ import annotations
 
-from ..model import (
-    Call,
-    Delete,
-    Evolve,
-    Letter,
-    Link,
-    Merge,
-    Recall,
-    RecallPrefix,
-    Save,
-    SaveAt,
-    Split,
-    Supersede,
-)
+from ..model import Call, Letter
+from ..model import alphabet as A
 
 __all__ = ["show_call", "show_letter"]
 
@@ -35,25 +23,25 @@ def show_letter(a: Letter) -> str:
     dots = "…" if pfx else ""
     tail = " by prefix" if pfx else ""
     match a:
-        case Save(record=r):
+        case A.Save(record=r):
             return f"save({r.content!r} in {r.namespace})"
-        case SaveAt(id=i, record=r):
+        case A.SaveAt(id=i, record=r):
             return f"save_at({i}, {r.content!r})"
-        case Recall(id=i):
+        case A.Recall(id=i):
             return f"recall({i})"
-        case RecallPrefix(prefix=p):
+        case A.RecallPrefix(prefix=p):
             return f"recall_prefix({p}…)"
-        case Delete(id=i):
+        case A.Delete(id=i):
             return f"delete({i}{dots}){tail}"
-        case Evolve(id=i, content=c):
+        case A.Evolve(id=i, content=c):
             return f"evolve({i}{dots}, {c!r}){tail}"
-        case Merge(ids=ids):
+        case A.Merge(ids=ids):
             return f"merge({', '.join(i + dots for i in ids)}){tail}"
-        case Split(id=i, contents=cs):
+        case A.Split(id=i, contents=cs):
             return f"split({i}{dots}, {', '.join(map(repr, cs))}){tail}"
-        case Supersede(old=o, new=n):
+        case A.Supersede(old=o, new=n):
             return f"supersede({o}, {n})"
-        case Link(source=i, relation=r, target=j):
+        case A.Link(source=i, relation=r, target=j):
             return f"link({i}, {r.name}, {j})"
     raise TypeError(f"not a letter: {a!r}")
 

@@ -331,6 +331,8 @@ def explore(
         shares one exploration, whose levels are computed on demand (and shared
         with the explorations that differ only in ``max_len``).
 
+    Examples
+    --------
     >>> from coalg.model import CONTEXTFS
     >>> explore(CONTEXTFS, max_len=1) is explore(CONTEXTFS, "fragment", max_len=1)
     True

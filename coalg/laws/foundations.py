@@ -58,7 +58,7 @@ def check_3_6() -> Verdict:
 
     Explored: ordered triples of a pool of small stores (seeds, their successors,
     renamed copies with disjoint domains, a store with a dangling edge).  The
-    witness shows that the monoid is not cancellative (a review observation).
+    witness shows that the monoid is not cancellative (our observation).
     """
     pool = _pool()
     explored = 0

@@ -3,9 +3,9 @@
 Proposition 5.30: reachable stores have dangling edges, so L7 fails.
 
 L7 is checked in its lineage form (labels R⁻ ∪ R⁺) over the *full* reachable
-set: every letter the model accepts, prefix naming included (witness W2 of
-Proposition 5.30).  The strong form (all labels, on the fragment) is reported
-alongside (:func:`l7_strong_form`; witness W1).  The predicate,
+set: every letter the model accepts, prefix naming included (the evolve-by-prefix
+witness W2 of Proposition 5.30).  The strong form (all labels, on the fragment) is
+reported alongside (:func:`l7_strong_form`; witness W1, supersede of a missing id).  The predicate,
 :func:`dangling`, also serves the per-step check (:mod:`coalg.laws.stepcheck`).
 
 >>> from coalg.model import CONTEXTFS

@@ -199,7 +199,7 @@ def _constructed_locally(realisation: Realisation, t: Transition) -> tuple[int, 
 
 L4II = Clause(
     "L4ii",
-    statement="L4(ii) construction locality, as the two-store comparison of the spec's review note.\n\n"
+    statement="L4(ii) construction locality, as a two-store comparison (our precise form of the clause).\n\n"
               "For each successful call that creates records, each namespace ν of a created\n"
               "record, and each store t with π_ν t = π_ν s (:func:`perturbations`): run the same\n"
               "call with the same allocation at t; where it succeeds too, the records created\n"
@@ -266,9 +266,14 @@ def check_5_18() -> Verdict:
     carries = {"source_2_in_content": "[Source 2]: " in rec.get("content", ""),
                "foreign_tag": "secret" in rec.get("tags", []),
                "contents_differ": rec.get("content") != other.get("content")}
+    held = [what for key, what in (("source_2_in_content", "the other record's content after '[Source 2]: '"),
+                                   ("foreign_tag", "the other record's tag 'secret'"),
+                                   ("contents_differ", "a content that changes with the record outside ν"))
+            if carries[key]]
+    said = (" The merged record holds " + ", ".join(held) + "." if held
+            else " The witness shows no payload from outside the namespace.")
     return law_item("5.18", v, expect_holds=False, extra={"carries": carries},
-                    summary="Proposition 5.18: " + w.get("explanation", "")
-                            + " The merged record holds '[Source 2]: k' and k's tag 'secret'.")
+                    summary="Proposition 5.18: " + w.get("explanation", "") + said)
 
 
 @paper_item("5.19")

@@ -130,7 +130,7 @@ def _five_two_case(letters: Sequence[Letter], j: Id, i: Id) -> dict[str, Any]:
 
 @paper_item("5.2")
 def check_5_2() -> Verdict:
-    """Proposition 5.2 in the corrected form of the spec's review note.
+    """Proposition 5.2 in its tightened form (our first reconstruction claimed too much).
 
     (a) ``delete(i)`` with ``(j, EVOLVED_FROM, i)``: β⁻(j) changes, and here — j's only
     ancestor is i — ⟦j⟧⁻ changes: a record that was *not* deleted loses an ancestor.

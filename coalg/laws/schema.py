@@ -112,7 +112,7 @@ def _ancestry_direction(realisation: Realisation, t: Transition) -> tuple[int, V
 
 
 S1 = Clause(
-    "S1", statement="S1 additivity: m_s′ = m_s ∪ m_s′|N with N fresh, and E_s′ = E_s ∪ D.",
+    "S1", statement="S1 additivity: m_s′ = m_s ∪ (m_s′ restricted to N) with N fresh, and E_s′ = E_s ∪ D.",
     explored=_SUCCESSFUL, reading=_READING,
     holds="every call only added records at fresh identifiers and edges ({n} calls)",
     step=_additive, random_seed=11,

@@ -76,6 +76,7 @@ UNKNOWN: Id = "missing"
 """The one identifier every alphabet names that no seed holds."""
 
 NAMESPACES = ("alice", "bob")
+"""The namespaces a fresh save is tried in, besides those of the store."""
 NEW_CONTENT = "new"
 EVOLVED_CONTENT = "v2"
 PARTS = ("p1", "p2")
@@ -171,7 +172,7 @@ def fragment_alphabet(s: Store) -> list[Letter]:
     A fresh save per namespace (:data:`NAMESPACES` and those of ``s``); evolve and split
     of each record and of :data:`UNKNOWN`; merge of each ordered pair of records
     and of each record with :data:`UNKNOWN`; supersede of each ordered pair, the
-    old end possibly :data:`UNKNOWN` (spec W1); recall of each identifier.
+    old end possibly :data:`UNKNOWN` (supersede checks nothing); recall of each identifier.
 
     >>> from coalg.laws.display import show_letter
     >>> [show_letter(a) for a in fragment_alphabet(EMPTY)]   # doctest: +NORMALIZE_WHITESPACE
@@ -232,6 +233,7 @@ ALPHABETS: dict[str, Callable[[Store], list[Letter]]] = {
     "full": full_alphabet,
     "recording": recording_alphabet,
 }
+"""The alphabets of the law search by name: the letters tried at a store."""
 
 RENAMING_INVARIANT = frozenset({"fragment", "recording"})
 """The alphabets that name identifiers by equality only (and :data:`UNKNOWN` as a constant).

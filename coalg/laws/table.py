@@ -99,7 +99,7 @@ def law_table(realisation: Realisation | str, *, max_len: int | None = None) -> 
     Parameters
     ----------
     realisation : Realisation or str
-        The realisation, or its name in :data:`coalg.model.realisation.REALISATIONS`.
+        The realisation, or its name in :data:`coalg.model.registry.REALISATIONS`.
     max_len : int or None
         The exhaustive bound of every clause; ``None`` keeps each clause's own
         (3: every word of length ≤ 3 from every seed store).  ``4`` is the
@@ -111,6 +111,8 @@ def law_table(realisation: Realisation | str, *, max_len: int | None = None) -> 
         Exactly ``{"realisation": name, "clauses": {...}}``, JSON-ready and a
         function of the realisation only (no timings, no hash order).
 
+    Notes
+    -----
     ``{"realisation": name, "clauses": {"L1": {"holds": …, "explored": …, …}, …}}`` with
     keys L1 L2 L3 L4i L4ii L5 L6 L7 S1 S2 S3 S4.  Each entry has ``holds``,
     ``explored`` (the cases checked), ``exhaustive_length`` (every word of at
@@ -125,6 +127,8 @@ def law_table(realisation: Realisation | str, *, max_len: int | None = None) -> 
     ``fault_path`` and L7 ``reachable_set``, ``labels`` and ``strong_form``.
     The result is a cached function of the realisation and bound, returned as a copy.
 
+    Examples
+    --------
     >>> from coalg.model import CONTEXTFS
     >>> t = law_table(CONTEXTFS)
     >>> sorted(k for k, c in t["clauses"].items() if c["holds"])

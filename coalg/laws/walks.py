@@ -51,11 +51,15 @@ def random_transitions(
     Transition
         Every step of every walk, in order (failing calls included).
 
+    Notes
+    -----
     Each walk starts at a seed chosen by the generator and picks each letter
     uniformly from the alphabet at the current store (and, with ``faults``, one
     of its fault variants).  A failing call leaves the walk where it is.  The
     sequence is a function of the arguments only.
 
+    Examples
+    --------
     >>> from coalg.laws.display import show_call
     >>> from coalg.model import CONTEXTFS
     >>> a = [show_call(t.call) for t in random_transitions(CONTEXTFS, runs=2, length=2, seed=5)]
@@ -129,11 +133,15 @@ def run_choices(
     Trace
         The calls as made (replayable with :func:`coalg.model.coalgebra.replay`), outputs and stores.
 
+    Notes
+    -----
     Hypothesis shrinks
     integer lists towards zeros, that is towards the first letters of each
     alphabet (fresh saves, then evolves).  ``clock`` is the clock reading before
     the first call (a seed's :attr:`~coalg.laws.seeds.Start.clock` when ``start`` is a seed).
 
+    Examples
+    --------
     >>> from coalg.laws.display import show_call
     >>> from coalg.model import CONTEXTFS
     >>> t = run_choices(CONTEXTFS, [0, 2])

@@ -215,6 +215,7 @@ class Link:
 Letter: TypeAlias = (
     Save | SaveAt | Recall | RecallPrefix | Delete | Evolve | Merge | Split | Supersede | Link
 )
+"""A letter of the alphabet A: one of the ten operations."""
 
 OBSERVATIONS = ("recall", "recall_prefix")
 DERIVATIONS = ("evolve", "merge", "split", "supersede")

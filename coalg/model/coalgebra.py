@@ -1,7 +1,7 @@
 """The store coalgebra (paper §3.3, Definition 3.14), with ContextFS a93035d semantics.
 
 ``step(s, a, ξ)`` is the structure map α: S → (Out × S)^{A⁺} applied to a store
-and a call.  The semantics is the code-faithful one of spec §2.3:
+and a call.  The semantics is the code-faithful one of §3.3, as reconstructed:
 
 * merge files its result in the *first* argument's namespace and breaks ties
   between types with the undeclared order θ (``max(set(types), key=types.count)``);
@@ -135,8 +135,8 @@ StepFunction: TypeAlias = Callable[..., tuple[Output, Store]]
 def resolve_prefix(s: Store, p: str, theta: Theta = DEFAULT_THETA) -> Id | None:
     """The θ-first identifier of dom(m_s) that extends ``p`` (``id LIKE 'p%'``, ``fetchone()``).
 
-    [recon] We model ``LIKE`` as a plain, case-sensitive prefix test; SQLite's
-    is ASCII-case-insensitive and treats ``_``/``%`` as wildcards (spec Lemma 5.6 note).
+    Our choice: we model ``LIKE`` as a plain, case-sensitive prefix test; SQLite's
+    is ASCII-case-insensitive and treats ``_``/``%`` as wildcards (see Lemma 5.6).
     """
     matches = [i for i in s.records if i.startswith(p)]
     return theta.first_id(matches) if matches else None
@@ -258,7 +258,7 @@ def _evolve(
         type=r.type,
         namespace=r.namespace,
         tags=r.tags | {"evolved"} | a.tags,
-        summary=a.summary if a.summary is not None else r.summary,
+        summary=a.summary or r.summary,  # `summary or original.summary`: an empty summary is no summary
         metadata=r.metadata.merged(
             {"evolved_from": a.id, "evolution_timestamp": tau, "change_reason": "observation"}
         ),
@@ -285,7 +285,7 @@ def _merge(
         type=a.type if a.type is not None else theta.choose_type(modes([r.type for r in rs])),
         namespace=rs[0].namespace,  # memory_lineage.py:256
         tags=frozenset().union(*(r.tags for r in rs)) | {"merged"},
-        summary=a.summary,
+        summary=a.summary or f"Merged from {len(rs)} memories",  # memory_lineage.py:255
         metadata=meta.merged(
             {"merged_from": list(resolved), "merge_strategy": "union", "merge_timestamp": tau}
         ),
@@ -312,6 +312,7 @@ def _split(
                 type=r.type,
                 namespace=r.namespace,
                 tags=r.tags | {"split", f"split_part_{k}"},
+                summary=f"Part {k} of split memory",  # memory_lineage.py:421 (no summaries argument)
                 metadata=r.metadata.merged(
                     {"split_from": a.id, "split_part": k, "split_total": n, "split_timestamp": tau}
                 ),

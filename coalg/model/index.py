@@ -283,16 +283,15 @@ class LineageIndex:
 
     def ancestor_ids(self, i: Id) -> frozenset[Id]:
         """= :func:`coalg.model.lineage.ancestors` (``frozenset()`` for an identifier not in the store)."""
-        c = self.code.get(i)
-        if c is None:
-            return frozenset()
-        ids = self.ids
-        return frozenset(ids[x] for x in self.anc.reach(c))
+        return self._reach_ids(self.anc, i)
 
     def descendant_ids(self, i: Id) -> frozenset[Id]:
         """= :func:`coalg.model.lineage.descendant_ids`."""
+        return self._reach_ids(self.desc, i)
+
+    def _reach_ids(self, closure: CSR, i: Id) -> frozenset[Id]:
         c = self.code.get(i)
         if c is None:
             return frozenset()
         ids = self.ids
-        return frozenset(ids[x] for x in self.desc.reach(c))
+        return frozenset(ids[x] for x in closure.reach(c))

@@ -20,21 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .alphabet import (
-    Allocation,
-    Call,
-    Delete,
-    Evolve,
-    Letter,
-    Link,
-    Merge,
-    Recall,
-    RecallPrefix,
-    Save,
-    SaveAt,
-    Split,
-    Supersede,
-)
+from . import alphabet as A
+from .alphabet import Allocation, Call, Letter
 from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Wrote
 from .jsoncheck import ReadContext, check_value, expect_str, opt_int, relation_from_json, type_name
 from .jsonio import edge_to_json, record_from_json, record_to_json
@@ -105,9 +92,9 @@ def letter_to_json(a: Letter) -> dict[str, Any]:
 
 
 _LETTERS: Mapping[str, type[Letter]] = {
-    "save": Save, "save_at": SaveAt, "recall": Recall, "recall_prefix": RecallPrefix,
-    "delete": Delete, "evolve": Evolve, "merge": Merge, "split": Split,
-    "supersede": Supersede, "link": Link,
+    "save": A.Save, "save_at": A.SaveAt, "recall": A.Recall, "recall_prefix": A.RecallPrefix,
+    "delete": A.Delete, "evolve": A.Evolve, "merge": A.Merge, "split": A.Split,
+    "supersede": A.Supersede, "link": A.Link,
 }
 
 
@@ -140,7 +127,7 @@ def letter_from_json(obj: Any, where: str = "letter", source: str = "<string>") 
         elif k == "valid_time":
             v = opt_int(v, f"{where}.{k}", ctx)
         else:
-            optional = k in ("summary", "type", "namespace") or (k == "content" and cls is Merge)
+            optional = k in ("summary", "type", "namespace") or (k == "content" and cls is A.Merge)
             v = expect_str(v, f"{where}.{k}", ctx, optional=optional)
         kwargs[k] = v
     try:

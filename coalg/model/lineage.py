@@ -4,9 +4,9 @@ For a fixed store ``s``, β_s : Id → H Id with H X = Rec_⊥ × P_fin(R × X) 
 identifier to its record (or ⊥) and its labelled successors.  The ancestry
 sub-functor H⁻ keeps only the labels in R⁻; β⁻_s = λ ∘ β_s.
 
-The *ancestry unfolding* ⟦i⟧⁻_s is the record at ``i`` with the labelled
-unfoldings of everything ``i`` was derived from, to any depth.  On stores of the
-lineage fragment it is a finite tree; in general (dangling or save-at edges) the
+The *ancestry unfolding* ⟦i⟧⁻_s is the record at ``i`` together with, under
+each ancestry label, the unfolding of the parent it leads to, recursively.  On
+stores of the lineage fragment it is a finite tree; in general (dangling or save-at edges) the
 ancestry graph can have cycles, so unfoldings here are computed iteratively,
 expand each shared sub-DAG once, and mark a back-edge as a cycle instead of
 looping on it.

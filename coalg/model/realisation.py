@@ -31,7 +31,7 @@ class Realisation:
     """A named step function, with what it declares about itself.
 
     ``declares_valid_time`` says whether the realisation has a valid-time channel
-    κ_R (spec Def. 3.20 (b)): a letter's ``valid_time`` argument is stored.
+    κ_R (Def. 3.20 (b), reconstructed): a letter's ``valid_time`` argument is stored.
     ``edge_faults`` says whether edge writes can fail independently of the record
     write (ContextFS: yes, inside log-and-continue handlers).  The repr leaves
     out the step function, whose repr would show a memory address.
@@ -63,8 +63,9 @@ class Realisation:
 CONTEXTFS = Realisation(
     "contextfs",
     step,
-    "The ContextFS a93035d model: code-faithful semantics of spec §2.3, with a fault oracle "
+    "The ContextFS a93035d model: code-faithful semantics of §3.3, with a fault oracle "
     "for the edge writes performed inside log-and-continue handlers.",
     declares_valid_time=False,
     edge_faults=True,
 )
+"""The ContextFS a93035d model as a realisation: :func:`~coalg.model.coalgebra.step` with its fault oracle."""

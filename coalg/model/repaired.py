@@ -1,4 +1,4 @@
-"""The repaired realisation: the paper's repairs made real (spec §6.2 Table 2, last column; §7).
+"""The repaired realisation: the paper's repairs made real (Table 2 of §5.10, last column; §7).
 
 Every law clause that fails for ContextFS names, in Table 2, "what a repair
 needs": one ancestry representation, an explicit namespace comparison, an
@@ -14,9 +14,10 @@ needs.  The rules, each with the clause it repairs:
    stored.  No record REPAIRED writes carries ``evolved_from``, ``merged_from``
    or ``split_from`` in its metadata: a derived record does not inherit its
    parent's ancestry keys (nor the parent's derivation bookkeeping,
-   :data:`BOOKKEEPING_KEYS`), and a save whose record carries an ancestry key is
+   :data:`~coalg.model.repair_rules.BOOKKEEPING_KEYS`), and a save whose record carries an ancestry key is
    refused.  The keys are a *view* computed from the edges,
-   :func:`derived_metadata` / :func:`derived_record`, so a reader that wants
+   :func:`~coalg.model.repair_rules.derived_metadata` /
+   :func:`~coalg.model.repair_rules.derived_record`, so a reader that wants
    them gets exactly ``{j : (i, r, j) ∈ E}``.
 2. **Atomic writes (L2, L3).**  A call's record(s) and edges are one
    transaction.  If an edge write fails (``faults`` names any of the call's edge
@@ -51,10 +52,10 @@ needs.  The rules, each with the clause it repairs:
    becomes the deletion's clock reading.  Every edge is kept, so the shape of
    the ancestry survives.  Tombstones cannot be derived from, replaced,
    deleted again or given new edges.
-8. **Strict freshness.**  An allocation must be fresh for occ(s) (Def. 3.8,
-   review note), not only for dom(m_s): an identifier that an edge or a
-   record's metadata mentions is never re-used, so a new record can never land
-   on a dangling endpoint.
+8. **Strict freshness.**  An allocation must be fresh for occ(s) (Def. 3.8, as
+   tightened in our reconstruction), not only for dom(m_s): an identifier that
+   an edge or a record's metadata mentions is never re-used, so a new record
+   can never land on a dangling endpoint.
 9. **A valid-time field (L6, Proposition 7.1).**  Every record a call creates
    carries ``Record.valid_time``.  When the call gives one — a letter's
    ``valid_time`` argument (evolve, merge, split) or the record of a save — that
@@ -99,20 +100,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .alphabet import (
-    Allocation,
-    Delete,
-    Evolve,
-    Letter,
-    Link,
-    Merge,
-    Recall,
-    RecallPrefix,
-    Save,
-    SaveAt,
-    Split,
-    Supersede,
-)
+from . import alphabet as A
+from .alphabet import Allocation, Letter
 from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Wrote, generated_merge_content
 from .realisation import Realisation
 from .records import LINEAGE, FrozenMap, Id, Record, Relation
@@ -126,7 +115,7 @@ from .repair_rules import (
     refuse_unless_live,
     tombstone,
 )
-from .store import Store, edge_pair
+from .store import Edge, Store, edge_pair
 from .theta import DEFAULT_THETA, Theta
 
 __all__ = ["REPAIRED", "RepairedRealisation", "repaired_step"]
@@ -159,9 +148,11 @@ def repaired_step(
 
     Returns
     -------
-    tuple of (Output, Store)
-        The output and the next store; on ``Err`` the store is ``s`` itself.
+    tuple
+        ``(output, store)``: the output and the next store; on ``Err`` the store is ``s`` itself.
 
+    Examples
+    --------
     >>> from coalg.model.alphabet import Supersede
     >>> repaired_step(Store(), Supersede("nothing", "here"))[0]
     Err(reason='supersede: no record here')
@@ -174,41 +165,41 @@ def repaired_step(
     if getattr(a, "by_prefix", False):
         return Err(f"{a.kind}: identifiers are resolved by equality only (by_prefix is refused)"), s
     match a:
-        case Save(record=r):
+        case A.Save(record=r):
             bad = refuse_ancestry_keys(r, "save")
             if bad:
                 return bad, s
             j, tau = xi.ids[0], xi.clock
             new = r.evolve(valid_time=inherited_valid_time(r.valid_time, (), tau)).stamped(tau)
             return Created(((j, new),)), s.with_record(j, new)
-        case SaveAt(id=i, record=r):
+        case A.SaveAt(id=i, record=r):
             bad = refuse_unless_live(s, i, "save_at") or refuse_ancestry_keys(r, "save_at")
             if bad:
                 return bad, s
             tau = xi.clock
             new = r.evolve(valid_time=inherited_valid_time(r.valid_time, (s.records[i],), tau)).stamped(tau)
             return Created(((i, new),)), s.with_record(i, new)
-        case Recall(id=i):
+        case A.Recall(id=i):
             return (Found(i, s.records[i]) if i in s.records else Nothing()), s
-        case RecallPrefix(prefix=p):
+        case A.RecallPrefix(prefix=p):
             matches = sorted(i for i in s.records if i.startswith(p))
             if len(matches) > 1:
                 return Err(f"recall_prefix: {p!r} is ambiguous: {', '.join(matches)}"), s
             return (Found(matches[0], s.records[matches[0]]) if matches else Nothing()), s
-        case Delete(id=i):
+        case A.Delete(id=i):
             bad = refuse_unless_live(s, i, "delete")
             if bad:
                 return bad, s
             return Flag(True), s.with_record(i, tombstone(s.records[i], xi.clock))
-        case Evolve():
+        case A.Evolve():
             return _evolve(s, a, xi, faults)
-        case Merge():
+        case A.Merge():
             return _merge(s, a, xi, faults)
-        case Split():
+        case A.Split():
             return _split(s, a, xi, faults)
-        case Supersede(old=o, new=n):
+        case A.Supersede(old=o, new=n):
             return _edge_letter(s, "supersede", n, Relation.SUPERSEDES, o, faults)
-        case Link(source=i, relation=r, target=j):
+        case A.Link(source=i, relation=r, target=j):
             if r in LINEAGE:
                 return Err(f"link: {r.value} is a lineage label; only derivations write lineage edges"), s
             return _edge_letter(s, "link", i, r, j, faults)
@@ -230,28 +221,22 @@ def _edge_letter(
     return Wrote(tuple(es)), s.with_edges(es)
 
 
-def _evolve(s: Store, a: Evolve, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _evolve(s: Store, a: A.Evolve, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     bad = refuse_unless_live(s, a.id, "evolve")
     if bad:
         return bad, s
     r, j, tau = s.records[a.id], xi.ids[0], xi.clock
-    new = Record(
+    new = r.evolve(  # the parent's type and namespace, re-stamped
         content=a.content,
-        type=r.type,
-        namespace=r.namespace,
         tags=r.tags | {"evolved"} | a.tags,
         summary=a.summary if a.summary is not None else r.summary,
         metadata=inheritable_metadata(r.metadata).merged({"evolution_timestamp": tau, "change_reason": "observation"}),
         valid_time=inherited_valid_time(a.valid_time, (r,), tau),
     ).stamped(tau)
-    es = list(edge_pair(j, Relation.EVOLVED_FROM, a.id))
-    bad = refuse_failed_writes("evolve", es, faults)
-    if bad:
-        return bad, s
-    return Created(((j, new),)), s.with_record(j, new).with_edges(es)
+    return _created(s, "evolve", ((j, new),), list(edge_pair(j, Relation.EVOLVED_FROM, a.id)), faults)
 
 
-def _merge(s: Store, a: Merge, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _merge(s: Store, a: A.Merge, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     if len(a.ids) < 2:
         return Err(f"merge: needs at least 2 records, {len(a.ids)} named"), s
     twice = sorted({i for i in a.ids if a.ids.count(i) > 1})
@@ -281,14 +266,11 @@ def _merge(s: Store, a: Merge, xi: Allocation, faults: frozenset[int]) -> tuple[
         metadata=meta.merged({"merge_strategy": "union", "merge_timestamp": tau}),
         valid_time=inherited_valid_time(a.valid_time, rs, tau, latest=True),
     ).stamped(tau)
-    es = [e for i in a.ids for e in edge_pair(j, Relation.MERGED_FROM, i)]
-    bad = refuse_failed_writes("merge", es, faults)
-    if bad:
-        return bad, s
-    return Created(((j, new),)), s.with_record(j, new).with_edges(es)
+    return _created(s, "merge", ((j, new),), [e for i in a.ids for e in edge_pair(j, Relation.MERGED_FROM, i)],
+                    faults)
 
 
-def _split(s: Store, a: Split, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _split(s: Store, a: A.Split, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     if len(a.contents) < 2:
         return Err(f"split: needs at least 2 parts, got {len(a.contents)}"), s
     bad = refuse_unless_live(s, a.id, "split")
@@ -296,28 +278,28 @@ def _split(s: Store, a: Split, xi: Allocation, faults: frozenset[int]) -> tuple[
         return bad, s
     r, tau, n = s.records[a.id], xi.clock, len(a.contents)
     vt = inherited_valid_time(a.valid_time, (r,), tau)
-    parts = tuple(
-        (
-            j,
-            Record(
-                content=c,
-                type=r.type,
-                namespace=r.namespace,
-                tags=r.tags | {"split", f"split_part_{k}"},
-                metadata=inheritable_metadata(r.metadata).merged({"split_part": k, "split_total": n, "split_timestamp": tau}),
-                valid_time=vt,
-            ).stamped(tau),
-        )
+    meta = inheritable_metadata(r.metadata)
+    parts = tuple(  # each part is the parent's type and namespace with its own content, re-stamped
+        (j, r.evolve(content=c, summary=None, tags=r.tags | {"split", f"split_part_{k}"},
+                     metadata=meta.merged({"split_part": k, "split_total": n, "split_timestamp": tau}),
+                     valid_time=vt).stamped(tau))
         for k, (j, c) in enumerate(zip(xi.ids, a.contents), start=1)
     )
-    es = [e for j, _ in parts for e in edge_pair(j, Relation.SPLIT_FROM, a.id)]
-    bad = refuse_failed_writes("split", es, faults)
+    return _created(s, "split", parts, [e for j, _ in parts for e in edge_pair(j, Relation.SPLIT_FROM, a.id)],
+                    faults)
+
+
+def _created(
+    s: Store, what: str, parts: tuple[tuple[Id, Record], ...], es: list[Edge], faults: frozenset[int]
+) -> tuple[Output, Store]:
+    """A derivation's outcome: the new records and their edges written together, or nothing and the
+    ``Err`` if an edge write fails (L2, L3)."""
+    bad = refuse_failed_writes(what, es, faults)
     if bad:
         return bad, s
-    s2 = s
     for j, rec in parts:
-        s2 = s2.with_record(j, rec)
-    return Created(parts), s2.with_edges(es)
+        s = s.with_record(j, rec)
+    return Created(parts), s.with_edges(es)
 
 
 # --------------------------------------------------------------------------- the realisation

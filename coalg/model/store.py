@@ -270,8 +270,8 @@ def fibre(s: Store, nu: str) -> frozenset[Id]:
 def restrict(s: Store, nu: str) -> Store:
     """π_ν(s): the records of the fibre and the edges with both endpoints in it.
 
-    [recon] The paper does not say how edges are restricted; we keep edges with
-    both endpoints in the fibre (spec §2.1), and the results do not depend on it.
+    The paper does not say how edges are restricted; our reconstruction keeps
+    edges with both endpoints in the fibre (§3.1), and the results do not depend on it.
     """
     n = fibre(s, nu)
     return Store.of(

@@ -43,22 +43,20 @@ class Theta:
 
     def choose_type(self, tied: Iterable[str]) -> str:
         """c(M): the chosen element of a non-empty set of tied types."""
-        m = sorted(set(tied))
-        if not m:
-            raise ValueError("c(M) is defined for non-empty M only")
-        for t in self.type_priority:
-            if t in m:
-                return t
-        return m[-1] if self.descending else m[0]
+        return self._first(tied, self.type_priority, "c(M) is defined for non-empty M only")
 
     def first_id(self, matches: Iterable[Id]) -> Id:
         """The ≺-first identifier of a non-empty set of matches."""
-        m = sorted(set(matches))
+        return self._first(matches, self.id_priority, "the ≺-first element is defined for non-empty sets only")
+
+    def _first(self, items: Iterable[str], priority: tuple[str, ...], empty: str) -> str:
+        """The first of ``priority`` among ``items``, else the least (the greatest if ``descending``)."""
+        m = sorted(set(items))
         if not m:
-            raise ValueError("the ≺-first element is defined for non-empty sets only")
-        for i in self.id_priority:
-            if i in m:
-                return i
+            raise ValueError(empty)
+        for x in priority:
+            if x in m:
+                return x
         return m[-1] if self.descending else m[0]
 
     def as_dict(self) -> dict[str, object]:

@@ -6,16 +6,16 @@ that the proposal satisfies it, and a counterexample for each rejected
 alternative.  ``python -m coalg witness OP1`` … ``OP6`` runs :func:`check_op1` …
 :func:`check_op6`; the tests are ``tests/open_problems/test_open_problems.py``.
 
-=====  ===========================================  ===========================================
-item   proposal                                     module
-=====  ===========================================  ===========================================
-OP1    merged valid time = latest source valid time  :mod:`~coalg.open_problems.op1`
-OP2    order-blind merge, provenance = edges         :mod:`~coalg.open_problems.op2`
-OP3    reconcile metadata and edges (L2, L3)         :mod:`~coalg.open_problems.op3`
-OP4    namespace-scoped resolution (frame property)  :mod:`~coalg.open_problems.op4`
-OP5    lineage graph → consistent timelines          :mod:`~coalg.open_problems.op5`
-OP6    tombstone deletion (shape-stable, erasing)    :mod:`~coalg.open_problems.op6`
-=====  ===========================================  ===========================================
+====  ============================================  ===============================
+item  proposal                                      module
+====  ============================================  ===============================
+OP1   merged valid time = latest source valid time  :mod:`~coalg.open_problems.op1`
+OP2   order-blind merge, provenance = edges         :mod:`~coalg.open_problems.op2`
+OP3   reconcile metadata and edges (L2, L3)         :mod:`~coalg.open_problems.op3`
+OP4   namespace-scoped resolution (frame property)  :mod:`~coalg.open_problems.op4`
+OP5   lineage graph → consistent timelines          :mod:`~coalg.open_problems.op5`
+OP6   tombstone deletion (shape-stable, erasing)    :mod:`~coalg.open_problems.op6`
+====  ============================================  ===============================
 
 OP3's procedure on a ContextFS database file is
 :mod:`~coalg.open_problems.op3_database`.  OP1 and OP2 together are one

@@ -9,16 +9,11 @@ from typing import Any
 from ..model import (
     EMPTY,
     Call,
-    Delete,
-    Evolve,
     Letter,
-    Merge,
     Oracle,
     Output,
     Realisation,
     Record,
-    Save,
-    Split,
     Store,
     Time,
     Trace,
@@ -27,8 +22,9 @@ from ..model import (
     run,
     store_to_json,
 )
+from ..model import alphabet as A
 
-__all__ = ["CONTENTS", "Runner", "random_letter", "random_run", "random_word", "trace_json"]
+__all__ = ["CONTENTS", "Runner", "evidence", "random_letter", "random_run", "random_word", "trace_json"]
 
 CONTENTS = ("meeting at 3pm", "meeting at 4pm", "budget is 10k", "budget is 12k", "alice leads", "bob leads",
             "room 101", "room 102")
@@ -64,18 +60,18 @@ def random_letter(
     vt: Time | None
     if not live or x < 0.3:
         vt = rng.randint(0, 9) if valid_times else None
-        return Save(Record(rng.choice(CONTENTS), type=rng.choice(list(types)),
+        return A.Save(Record(rng.choice(CONTENTS), type=rng.choice(list(types)),
                            namespace=rng.choice(list(namespaces)), valid_time=vt))
     if x < 0.3 + deletes:
-        return Delete(rng.choice(live))
+        return A.Delete(rng.choice(live))
     if x < 0.55 + deletes and pools:
         pool = by_ns[rng.choice(pools)]
         ids = tuple(rng.sample(pool, rng.randint(2, min(3, len(pool)))))
         vt = rng.randint(0, 12) if rng.random() < explicit_merge_time else None
-        return Merge(ids, valid_time=vt)
+        return A.Merge(ids, valid_time=vt)
     if x < 0.8 + deletes:
-        return Evolve(rng.choice(live), rng.choice(CONTENTS))
-    return Split(rng.choice(live), tuple(rng.sample(list(CONTENTS), rng.randint(2, 3))))
+        return A.Evolve(rng.choice(live), rng.choice(CONTENTS))
+    return A.Split(rng.choice(live), tuple(rng.sample(list(CONTENTS), rng.randint(2, 3))))
 
 
 class Runner:
@@ -125,3 +121,10 @@ def trace_json(t: Trace) -> dict[str, Any]:
     """A replayable run: the start store, the calls (letters with allocations), the final store."""
     return {"start": store_to_json(t.states[0]), "calls": [call_to_json(c) for c in t.calls],
             "final": store_to_json(t.final)}
+
+
+def evidence(holds: bool, explored: int, witness: dict[str, Any], failure: dict[str, Any] | None,
+             summary: str) -> tuple[bool, int, dict[str, Any], str]:
+    """What an open problem's ``verdict()`` returns: ``(holds, explored, witness, summary)``; the first failure
+    found, if any, closes the witness as ``"failure"``."""
+    return holds, explored, witness if failure is None else {**witness, "failure": failure}, summary

@@ -4,8 +4,8 @@ The law
 -------
 A UNION merge asserts every source at once: its content is ``[Source 1]: c₁ …
 [Source n]: cₙ``.  So the merged record should be believed exactly when all of
-its sources are.  With Obs^vt (:func:`coalg.bitemporal.believed`, the spec's
-Proposition 7.1 observation, extended by :func:`believed_spans` to records that
+its sources are.  With Obs^vt (:func:`coalg.bitemporal.believed`, the
+reconstructed observation of Proposition 7.1, extended by :func:`believed_spans` to records that
 carry an end of validity), for every merged record ``j`` with sources
 ``K = {i : (j, MERGED_FROM, i) ∈ E}`` and every ``(τt, τv)`` with ``τt`` at or
 after ``j``'s transaction time:
@@ -66,13 +66,11 @@ from ..model import (
     Created,
     Id,
     Letter,
-    Merge,
     Output,
     Realisation,
     Record,
     Relation,
     RepairedRealisation,
-    Save,
     Store,
     Theta,
     Time,
@@ -80,7 +78,8 @@ from ..model import (
     run,
     store_to_json,
 )
-from ._common import random_run, trace_json
+from ..model import alphabet as A
+from ._common import evidence, random_run, trace_json
 from .proposed import PROPOSED, provenance
 
 __all__ = [
@@ -118,7 +117,7 @@ def _rule_step(rule: str) -> Callable[..., tuple[Output, Store]]:
     def step(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
              faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
         out, s2 = REPAIRED.step(s, a, xi, theta=theta, faults=faults)
-        if rule == "as-given" or not isinstance(a, Merge) or not isinstance(out, Created) or a.valid_time is not None:
+        if rule == "as-given" or not isinstance(a, A.Merge) or not isinstance(out, Created) or a.valid_time is not None:
             return out, s2
         j, r = out.items[0]
         vts = [s.records[i].valid_time for i in set(a.ids)]
@@ -208,12 +207,12 @@ def law_violations(s: Store, obs: Callable[[Store, Time, Time], dict[Id, Record]
 def default_merges(t: Trace) -> frozenset[Id]:
     """The records a run created by merges without a caller's valid time (where completeness applies)."""
     return frozenset(o.ids[0] for c, o in zip(t.calls, t.outputs)
-                     if isinstance(c.letter, Merge) and c.letter.valid_time is None and isinstance(o, Created))
+                     if isinstance(c.letter, A.Merge) and c.letter.valid_time is None and isinstance(o, Created))
 
 
 def _example_word(explicit: Time | None = None) -> list[Letter]:
-    return [Save(Record("meeting at 3pm", valid_time=1)), Save(Record("room 101", valid_time=5)),
-            Merge(("id0001", "id0002"), valid_time=explicit)]
+    return [A.Save(Record("meeting at 3pm", valid_time=1)), A.Save(Record("room 101", valid_time=5)),
+            A.Merge(("id0001", "id0002"), valid_time=explicit)]
 
 
 def candidate_example(rule: str) -> Store:
@@ -254,6 +253,10 @@ def verdict(runs: int = 120, seed: int = 91) -> tuple[bool, int, dict[str, Any],
     holds = (failure is None and not law_violations(proposed)
              and all(r["first_violation"] is not None for r in rejected.values())
              and not isinstance(refused, Created))
+    summary = (f"Open problem 1 (proposal): the merged valid time is the latest source valid time; Obs^vt of every "
+               f"merged record is sound and complete on {stores} random runs of PROPOSED ({merges} merged records); "
+               "earliest fails soundness, the spanned interval fails soundness and completeness, and an unchecked "
+               "caller time (REPAIRED) fails soundness.")
     witness: dict[str, Any] = {
         "law": "for every merged record j with sources K and every (τt, τv) with τt ≥ tt(j): "
                "j ∈ Obs(τt, τv) ⇒ K ⊆ Obs(τt, τv) (soundness); and, when the caller gave no valid time, "
@@ -265,18 +268,12 @@ def verdict(runs: int = 120, seed: int = 91) -> tuple[bool, int, dict[str, Any],
         "rejected": rejected,
         "explored": {"runs": stores, "merged_records": merges},
     }
-    if failure is not None:
-        witness["failure"] = failure
-    summary = (f"Open problem 1 (proposal): the merged valid time is the latest source valid time; Obs^vt of every "
-               f"merged record is sound and complete on {stores} random runs of PROPOSED ({merges} merged records); "
-               "earliest fails soundness, the spanned interval fails soundness and completeness, and an unchecked "
-               "caller time (REPAIRED) fails soundness.")
-    return holds, merges, witness, summary
+    return evidence(holds, merges, witness, failure, summary)
 
 
 def _refusal_case() -> tuple[Store, Letter, Allocation]:
     s = run(EMPTY, _example_word()[:2], step_fn=PROPOSED.step).final
-    return s, Merge(("id0001", "id0002"), valid_time=0), Allocation(("id0003",), 3)
+    return s, A.Merge(("id0001", "id0002"), valid_time=0), Allocation(("id0003",), 3)
 
 
 def sources_valid_times(s: Store, j: Id) -> list[Time | None]:

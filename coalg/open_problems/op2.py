@@ -62,20 +62,19 @@ from ..model import (
     FrozenMap,
     Id,
     Letter,
-    Merge,
     Oracle,
     Output,
     Realisation,
     Record,
     RepairedRealisation,
-    Save,
     Store,
     Theta,
     is_tombstone,
     run,
     store_to_json,
 )
-from ._common import random_run
+from ..model import alphabet as A
+from ._common import evidence, random_run
 from .proposed import PROPOSED, provenance
 
 __all__ = [
@@ -95,8 +94,8 @@ _NO_ALLOCATION = Allocation()
 
 def _id_order_step(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
                    faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
-    if isinstance(a, Merge):
-        a = Merge(tuple(sorted(set(a.ids))), content=a.content, type=a.type, summary=a.summary,
+    if isinstance(a, A.Merge):
+        a = A.Merge(tuple(sorted(set(a.ids))), content=a.content, type=a.type, summary=a.summary,
                   namespace=a.namespace, by_prefix=a.by_prefix, valid_time=a.valid_time)
     return REPAIRED.step(s, a, xi, theta=theta, faults=faults)
 
@@ -131,7 +130,7 @@ def rename(s: Store, sigma: Mapping[Id, Id]) -> Store:
 
 
 def _merge(real: Realisation, s: Store, ids: Sequence[Id], xi: Allocation) -> Store | None:
-    out, s2 = real.step(s, Merge(tuple(ids)), xi)
+    out, s2 = real.step(s, A.Merge(tuple(ids)), xi)
     return s2 if isinstance(out, Created) else None
 
 
@@ -171,7 +170,7 @@ def idempotent(real: Realisation, s: Store, ids: Sequence[Id]) -> bool:
 
 def example_store() -> Store:
     """Two records, "x" (``id0001``) and "y" (``id0002``), saved on REPAIRED (empty metadata, one namespace)."""
-    return run(EMPTY, [Save(Record("x", valid_time=1)), Save(Record("y", valid_time=1))], step_fn=REPAIRED.step).final
+    return run(EMPTY, [A.Save(Record("x", valid_time=1)), A.Save(Record("y", valid_time=1))], step_fn=REPAIRED.step).final
 
 
 def id_order_counterexample() -> dict[str, Any]:
@@ -262,10 +261,8 @@ def verdict(runs: int = 60, seed: int = 92) -> tuple[bool, int, dict[str, Any], 
         "rejected": rejected,
         "explored": explored,
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 2 (proposal): the order-blind merge is commutative, allocation-blind and idempotent up "
                f"to ≈, with provenance = its MERGED_FROM edges, on {explored} random stores; ContextFS's merge "
                "(Prop. 5.25) and REPAIRED's fail commutativity (content in argument order), and ordering by "
                "identifier is commutative but not allocation-blind (two allocations of one history disagree).")
-    return holds, explored, witness, summary
+    return evidence(holds, explored, witness, failure, summary)

@@ -28,7 +28,7 @@ that only the metadata backs is classified, in this order:
    ``ambiguous`` (several labels, or a parent that no longer exists): dropped.
 
 Then every edge gets its inverse, and each ancestry key whose set disagrees with
-the edges is rewritten from them (:func:`coalg.model.repaired.derived_metadata`); a
+the edges is rewritten from them (:func:`coalg.model.repair_rules.derived_metadata`); a
 key that agrees keeps its stored value, so ``merged_from``'s argument order
 survives where it is right.
 
@@ -72,17 +72,12 @@ from ..model import (
     META_KEYS,
     Allocation,
     Call,
-    Delete,
     Edge,
-    Evolve,
     FrozenMap,
     Id,
     Letter,
-    Merge,
-    Oracle,
     Record,
     Relation,
-    Save,
     Store,
     derived_metadata,
     inverse,
@@ -91,7 +86,8 @@ from ..model import (
     step,
     store_to_json,
 )
-from ._common import random_word
+from ..model import alphabet as A
+from ._common import evidence, random_word
 
 __all__ = [
     "Report",
@@ -280,7 +276,7 @@ def faithful_and_recovers(calls: Sequence[Call], fault_at: int | None, fault: in
 def contextfs_calls(rng: random.Random, n: int) -> list[Call]:
     """A random fault-free ContextFS fragment run from ∅, as replayable calls."""
     word = random_word(CONTEXTFS, rng, n, valid_times=False, namespaces=("global",))
-    oracle, s, calls = Oracle(), Store(), []
+    oracle, s, calls = A.Oracle(), Store(), []
     for a in word:
         xi = oracle.allocate(s, a)
         _, s = step(s, a, xi)
@@ -300,14 +296,14 @@ def witness_stores() -> dict[str, Store]:
     * ambiguity: ``merge(id0003, id0002)`` where ``id0003 = merge(id0001, id0002)``, and the
       write of the edge to ``id0002`` fails — inheritance and a lost edge look alike.
     """
-    base: list[Letter] = [Save(Record("a")), Save(Record("b"))]
+    base: list[Letter] = [A.Save(Record("a")), A.Save(Record("b"))]
     return {
-        "A_failed_edge_write": run(Store(), [*base, Call(Evolve("id0001", "a2"), Allocation(("id0003",), 3),
+        "A_failed_edge_write": run(Store(), [*base, Call(A.Evolve("id0001", "a2"), Allocation(("id0003",), 3),
                                                          frozenset({0}))]).final,
-        "B_inherited_metadata": run(Store(), [*base, Merge(("id0001", "id0002")), Evolve("id0003", "c")]).final,
-        "C_deleted_parent": run(Store(), [*base, Evolve("id0001", "a2"), Delete("id0001")]).final,
-        "merge_ambiguity": run(Store(), [*base, Merge(("id0001", "id0002")),
-                                         Call(Merge(("id0003", "id0002")), Allocation(("id0004",), 4),
+        "B_inherited_metadata": run(Store(), [*base, A.Merge(("id0001", "id0002")), A.Evolve("id0003", "c")]).final,
+        "C_deleted_parent": run(Store(), [*base, A.Evolve("id0001", "a2"), A.Delete("id0001")]).final,
+        "merge_ambiguity": run(Store(), [*base, A.Merge(("id0001", "id0002")),
+                                         Call(A.Merge(("id0003", "id0002")), Allocation(("id0004",), 4),
                                               frozenset({2}))]).final,
     }
 
@@ -329,7 +325,7 @@ def verdict(runs: int = 80, seed: int = 93) -> tuple[bool, int, dict[str, Any], 
         if "R6_recovers" in res:
             r6_tried += 1
             r6_ok += res["R6_recovers"]
-        merges = [k for k, c in enumerate(calls) if isinstance(c.letter, Merge)]
+        merges = [k for k, c in enumerate(calls) if isinstance(c.letter, A.Merge)]
         if merges:  # merge faults: reported, not required (the ambiguity of the module docstring)
             k = rng.choice(merges)
             got = faithful_and_recovers(calls, k, rng.randrange(2 * len(set(calls[k].letter.ids))))  # type: ignore[union-attr]
@@ -368,10 +364,8 @@ def verdict(runs: int = 80, seed: int = 93) -> tuple[bool, int, dict[str, Any], 
         "explored": {"runs": explored, "single_fault_recoveries": f"{r6_ok}/{r6_tried}",
                      "merge_fault_recoveries": f"{m_ok}/{m_tried}"},
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 3 (proposal): reconcile() outputs a store satisfying L2 and L3, is idempotent, "
                f"conservative and a no-op on agreeing stores, keeps fault-free ContextFS runs' edges and recovered "
                f"{r6_ok}/{r6_tried} single evolve/split edge faults on {explored} random runs; 'edges only' loses "
                "Witness A's parent, 'union' turns Witness B's inherited merged_from into a merge that never happened.")
-    return holds, explored, witness, summary
+    return evidence(holds, explored, witness, failure, summary)

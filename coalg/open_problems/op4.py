@@ -55,26 +55,16 @@ from ..composition import frame_property, union
 from ..model import (
     DEFAULT_THETA,
     Allocation,
-    Delete,
     Err,
-    Evolve,
     Found,
     Id,
     Letter,
-    Link,
-    Merge,
     Nothing,
     Output,
     Realisation,
-    Recall,
-    RecallPrefix,
     Record,
     Relation,
-    Save,
-    SaveAt,
-    Split,
     Store,
-    Supersede,
     Theta,
     creates,
     fibre,
@@ -86,6 +76,8 @@ from ..model import (
     store_to_json,
     uuid_like_ids,
 )
+from ..model import alphabet as A
+from ._common import evidence
 
 __all__ = [
     "cross_namespace_witness",
@@ -113,14 +105,14 @@ def _resolve(s: Store, nu: str, p: str) -> tuple[Id | None, Output | None]:
 def _scoped_step(nu: str, equality: Equality) -> Callable[..., tuple[Output, Store]]:
     def fn(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
            faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
-        if isinstance(a, RecallPrefix):
+        if isinstance(a, A.RecallPrefix):
             j, miss = _resolve(s, nu, a.prefix)
             if j is None:
                 assert miss is not None
                 return miss, s
             return Found(j, s.records[j]), s
         if getattr(a, "by_prefix", False):
-            if isinstance(a, Merge):
+            if isinstance(a, A.Merge):
                 full: list[Id] = []
                 for p in a.ids:
                     j, miss = _resolve(s, nu, p)
@@ -129,7 +121,7 @@ def _scoped_step(nu: str, equality: Equality) -> Callable[..., tuple[Output, Sto
                     if j is not None:
                         full.append(j)
                 a = replace(a, ids=tuple(full), by_prefix=False)
-            elif isinstance(a, (Evolve, Split, Delete)):
+            elif isinstance(a, (A.Evolve, A.Split, A.Delete)):
                 j, miss = _resolve(s, nu, a.id)
                 if j is None:
                     why = miss.reason if isinstance(miss, Err) else f"no record {a.id!r} in namespace {nu}"
@@ -138,17 +130,17 @@ def _scoped_step(nu: str, equality: Equality) -> Callable[..., tuple[Output, Sto
         if equality == "scoped":
             mine = fibre(s, nu)
             match a:
-                case Save(record=r) if r.namespace != nu:
+                case A.Save(record=r) if r.namespace != nu:
                     return Err(f"save: the caller works in namespace {nu}, not {r.namespace}"), s
-                case Recall(id=i) if i not in mine:
+                case A.Recall(id=i) if i not in mine:
                     return Nothing(), s
-                case Evolve(id=i) | Split(id=i) | Delete(id=i) | SaveAt(id=i) if i not in mine:
+                case A.Evolve(id=i) | A.Split(id=i) | A.Delete(id=i) | A.SaveAt(id=i) if i not in mine:
                     return Err(f"{a.kind}: no record {i} in namespace {nu}"), s
-                case Merge(ids=ids):
+                case A.Merge(ids=ids):
                     a = replace(a, ids=tuple(i for i in ids if i in mine))
-                case Supersede(old=x, new=y) | Link(source=x, target=y) if not {x, y} <= mine:
+                case A.Supersede(old=x, new=y) | A.Link(source=x, target=y) if not {x, y} <= mine:
                     return Err(f"{a.kind}: both ends must be records of namespace {nu}"), s
-                case SaveAt(record=r) if r.namespace != nu:
+                case A.SaveAt(record=r) if r.namespace != nu:
                     return Err(f"save_at: the caller works in namespace {nu}, not {r.namespace}"), s
         return step(s, a, xi, theta=theta, faults=faults)
 
@@ -182,14 +174,14 @@ def random_tenant(rng: random.Random, nu: str, ids: list[Id], n: int) -> Store:
         x = rng.random()
         a: Letter
         if not live or x < 0.35:
-            a = Save(Record(rng.choice(_CONTENT), namespace=nu, tags=frozenset({f"owner-{nu}"})))
+            a = A.Save(Record(rng.choice(_CONTENT), namespace=nu, tags=frozenset({f"owner-{nu}"})))
         elif x < 0.6:
-            a = Evolve(rng.choice(live), rng.choice(_CONTENT))
+            a = A.Evolve(rng.choice(live), rng.choice(_CONTENT))
         elif x < 0.8 and len(live) >= 2:
-            a = Merge(tuple(rng.sample(live, 2)))
+            a = A.Merge(tuple(rng.sample(live, 2)))
         else:
-            a = Split(rng.choice(live), ("part 1", "part 2"))
-        need = 2 if isinstance(a, Split) else 1
+            a = A.Split(rng.choice(live), ("part 1", "part 2"))
+        need = 2 if isinstance(a, A.Split) else 1
         xi = Allocation(tuple(ids[k:k + need]), clock)
         k += need
         _, s = real.step(s, a, xi)
@@ -208,12 +200,12 @@ def random_letter(rng: random.Random, s: Store, t: Store, nu: str) -> Letter:
     pfx = pick[: rng.randint(1, 9)]
     other = rng.choice(ids_s + ids_t)
     choices: list[Letter] = [
-        RecallPrefix(pfx), Recall(pick), Evolve(pfx, "v2", by_prefix=True), Evolve(pick, "v2"),
-        Split(pfx, ("p", "q"), by_prefix=True), Merge((pick, other)), Merge((pfx, other[:4]), by_prefix=True),
-        Delete(pick), Delete(pfx, by_prefix=True), Supersede(pick, other),
-        Save(Record("new", namespace=rng.choice([nu, "elsewhere"]))),
-        SaveAt(pick, Record("replaced", namespace=rng.choice([nu, "elsewhere"]))),
-        Link(pick, Relation.REFERENCES, other, bidirectional=True),
+        A.RecallPrefix(pfx), A.Recall(pick), A.Evolve(pfx, "v2", by_prefix=True), A.Evolve(pick, "v2"),
+        A.Split(pfx, ("p", "q"), by_prefix=True), A.Merge((pick, other)), A.Merge((pfx, other[:4]), by_prefix=True),
+        A.Delete(pick), A.Delete(pfx, by_prefix=True), A.Supersede(pick, other),
+        A.Save(Record("new", namespace=rng.choice([nu, "elsewhere"]))),
+        A.SaveAt(pick, Record("replaced", namespace=rng.choice([nu, "elsewhere"]))),
+        A.Link(pick, Relation.REFERENCES, other, bidirectional=True),
     ]
     return rng.choice(choices)
 
@@ -249,7 +241,7 @@ def shared_namespace_witness() -> dict[str, Any]:
     s = Store.of({"deadbeef-111": Record("S's plan", namespace="nu")})
     t = Store.of({"deadbeef-222": Record("T's plan", namespace="nu")})
     real = scoped("nu")
-    a = RecallPrefix("deadbeef")
+    a = A.RecallPrefix("deadbeef")
     o1, _ = real.step(s, a)
     u = union(s, t, "mention")
     outs = {repr(real.step(u, a, theta=th)[0]) for th in (Theta(), Theta(descending=True),
@@ -266,7 +258,7 @@ def cross_namespace_witness() -> dict[str, Any]:
     s = Store.of({"a1b2c3d4-001": Record("S: ship on Friday", namespace="nu")})
     t1 = Store.of({"f9e8d7c6-002": Record("T: secret budget 10k", namespace="other", tags=frozenset({"secret"}))})
     t2 = Store.of({"f9e8d7c6-002": Record("T: secret budget 99k", namespace="other", tags=frozenset({"secret"}))})
-    a = Merge(("a1b2c3d4-001", "f9e8d7c6-002"))
+    a = A.Merge(("a1b2c3d4-001", "f9e8d7c6-002"))
     xi = Allocation(("m0000000-001",), 7)
     out: dict[str, Any] = {"s": store_to_json(s), "t": store_to_json(t1), "letter": letter_to_json(a)}
     eqs: tuple[Equality, ...] = ("global", "scoped")
@@ -308,11 +300,9 @@ def verdict(trials: int = 150, seed: int = 94) -> tuple[bool, int, dict[str, Any
         "cross_namespace_merge": cross,
         "explored": n,
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 4 (answer): with every resolution scoped to the caller's namespace the frame property "
                f"holds for every letter on {n} random tenant pairs in distinct namespaces (prefix collisions "
                "planted); it fails when tenants share a namespace (found alone, ambiguous in the union — L5 is "
                "restored, 6.2 is not), and with only prefixes scoped a cross-namespace merge reproduces "
                "Proposition 5.18's shape.")
-    return holds, n, witness, summary
+    return evidence(holds, n, witness, failure, summary)

@@ -68,22 +68,18 @@ from ..model import (
     REPAIRED,
     Allocation,
     Call,
-    Evolve,
     Id,
     Letter,
-    Link,
     Realisation,
     Record,
     Relation,
-    Save,
-    SaveAt,
-    Split,
     Store,
     meta_ancestry,
     run,
     store_to_json,
 )
-from ._common import random_run
+from ..model import alphabet as A
+from ._common import evidence, random_run
 
 __all__ = ["check_run", "counterexamples", "first_version", "incremental", "laws", "ok", "timeline_json", "timelines",
            "verdict"]
@@ -208,12 +204,12 @@ def check_run(states: Iterable[Store]) -> dict[str, Any] | None:
 
 def counterexamples() -> dict[str, Any]:
     """What breaks when the store violates L3, L1 or (for the metadata reading) L2."""
-    base: list[Letter | Call] = [Save(Record("v1")), Evolve("id0001", "v2")]
-    one_way = run(EMPTY, [*base, Save(Record("w1")), Link("id0001", Relation.EVOLVED_INTO, "id0003")]).final
-    lost = run(EMPTY, [Save(Record("v1")),
-                       Call(Evolve("id0001", "v2"), _alloc("id0002", 2), frozenset({1}))]).final
-    replaced = run(EMPTY, [*base, SaveAt("id0001", Record("v1, rewritten"))]).final
-    inherited = run(EMPTY, [*base, Split("id0002", ("part 1", "part 2"))]).final
+    base: list[Letter | Call] = [A.Save(Record("v1")), A.Evolve("id0001", "v2")]
+    one_way = run(EMPTY, [*base, A.Save(Record("w1")), A.Link("id0001", Relation.EVOLVED_INTO, "id0003")]).final
+    lost = run(EMPTY, [A.Save(Record("v1")),
+                       Call(A.Evolve("id0001", "v2"), _alloc("id0002", 2), frozenset({1}))]).final
+    replaced = run(EMPTY, [*base, A.SaveAt("id0001", Record("v1, rewritten"))]).final
+    inherited = run(EMPTY, [*base, A.Split("id0002", ("part 1", "part 2"))]).final
     why = {
         "L3_one_way_link": "link(id0001, EVOLVED_INTO, id0003) without the inverse: id0003 is listed under memory "
                            "id0001 but its own memory id is id0003",
@@ -270,14 +266,12 @@ def verdict(runs: int = 80, seed: int = 95) -> tuple[bool, int, dict[str, Any], 
         "counterexamples": cx,
         "explored": explored,
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 5 (proposal): Φ maps the {explored} stores of random REPAIRED and fault-free ContextFS "
                "runs to timelines that satisfy is_consistent, cover every record once and only grow by appending; "
                "a one-way EVOLVED_INTO edge (L3) breaks single memory id, a failed inverse write (L3) loses a "
                "version, save_at (L1) breaks monotone timestamps, and reading memory ids from metadata fails on "
                "fault-free ContextFS stores (L2) while Φ does not.")
-    return holds, explored, witness, summary
+    return evidence(holds, explored, witness, failure, summary)
 
 
 

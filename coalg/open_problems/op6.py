@@ -1,7 +1,7 @@
 """Open problem 6, deletion: a coalgebra on stores with tombstones.
 
 The coalgebra is REPAIRED's (:data:`coalg.model.repaired.REPAIRED`, rule 7):
-``delete(k)`` replaces ``m(k)`` by :func:`coalg.model.repaired.tombstone` — content ``""``,
+``delete(k)`` replaces ``m(k)`` by :func:`coalg.model.repair_rules.tombstone` — content ``""``,
 type and tag ``tombstone``, no summary, no metadata — and keeps every edge, the
 namespace, ``created_at`` and ``valid_time``.  Tombstones cannot be derived from,
 replaced, deleted again or linked.
@@ -65,25 +65,15 @@ from ..model import (
     DEFAULT_THETA,
     EMPTY,
     REPAIRED,
-    Allocation,
     Created,
-    Delete,
     Err,
-    Evolve,
     Flag,
     Found,
     Id,
-    Letter,
-    Merge,
     Nothing,
     Output,
     Realisation,
-    Recall,
-    RecallPrefix,
     Record,
-    Save,
-    SaveAt,
-    Split,
     Store,
     Theta,
     Trace,
@@ -100,7 +90,8 @@ from ..model import (
     step,
     store_to_json,
 )
-from ._common import Runner
+from ..model import alphabet as A
+from ._common import Runner, evidence
 from .op5 import timelines
 
 __all__ = [
@@ -151,28 +142,28 @@ def shape_stable(before: Store, after: Store) -> list[Id]:
 # =========================================================================== ContextFS's soft delete
 
 
-_NO_ALLOCATION = Allocation()
+_NO_ALLOCATION = A.Allocation()
 
 
-def _soft_step(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
+def _soft_step(s: Store, a: A.Letter, xi: A.Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
                faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
     def live(i: Id) -> bool:
         return i in s.records and "deleted_at" not in s.records[i].metadata
 
     match a:
-        case Delete(id=i):
+        case A.Delete(id=i):
             if not live(i):
                 return Err(f"delete: no record {i}"), s
             r = s.records[i]
             return Flag(True), s.with_record(i, r.evolve(metadata=r.metadata.merged({"deleted_at": xi.clock})))
-        case Recall(id=i):
+        case A.Recall(id=i):
             return (Found(i, s.records[i]) if live(i) else Nothing()), s
-        case RecallPrefix(prefix=p):
+        case A.RecallPrefix(prefix=p):
             matches = sorted(i for i in s.records if i.startswith(p) and live(i))
             return (Found(theta.first_id(matches), s.records[theta.first_id(matches)]) if matches else Nothing()), s
-        case Evolve(id=i) | Split(id=i) | SaveAt(id=i) if not live(i):
+        case A.Evolve(id=i) | A.Split(id=i) | A.SaveAt(id=i) if not live(i):
             return Err(f"{a.kind}: no record {i}"), s
-        case Merge(ids=ids):
+        case A.Merge(ids=ids):
             a = replace(a, ids=tuple(i for i in ids if live(i)))
     return step(s, a, xi, theta=theta, faults=faults)
 
@@ -210,7 +201,7 @@ def observations(s: Store, realisation: Realisation) -> dict[str, str]:
     ids = sorted(s.ids())
     out: dict[str, str] = {"json_dump": dumps_store(s), "repr": repr(s), "html": s._repr_html_()}
     for i in ids:
-        out[f"recall({i})"] = _text(realisation.step(s, Recall(i))[0])
+        out[f"recall({i})"] = _text(realisation.step(s, A.Recall(i))[0])
         out[f"beta({i})"] = _text(beta(s, i))
         out[f"beta_minus({i})"] = _text(beta_minus(s, i))
         for name, u in (("ancestry", ancestry(s, i)), ("descendants", descendants(s, i))):
@@ -219,7 +210,7 @@ def observations(s: Store, realisation: Realisation) -> dict[str, str]:
         out[f"derived_record({i})"] = _text(derived_record(s, i))
         out[f"timeline_of({i})"] = _text([(e.version_id, e.content) for e in timeline_of(s, i).entries])
     for p in sorted({i[:k] for i in ids for k in range(len(i) + 1)}):
-        out[f"recall_prefix({p!r})"] = _text(realisation.step(s, RecallPrefix(p))[0])
+        out[f"recall_prefix({p!r})"] = _text(realisation.step(s, A.RecallPrefix(p))[0])
     grid = _grid(s)
     for tt in grid:
         out[f"as_of({tt})"] = _text(as_of(s, tt))
@@ -245,15 +236,15 @@ def erased_example(realisation: Realisation) -> tuple[Store, Id]:
 
     (The secret record is ``id0001``; on ContextFS's hard delete it is gone.)
     """
-    word: list[Letter] = [Save(Record("SECRET-7", valid_time=1)), Evolve("id0001", "public v2"),
-                          Evolve("id0002", "public v3"), Delete("id0001")]
+    word: list[A.Letter] = [A.Save(Record("SECRET-7", valid_time=1)), A.Evolve("id0001", "public v2"),
+                          A.Evolve("id0002", "public v3"), A.Delete("id0001")]
     return run(EMPTY, word, step_fn=realisation.step).final, "id0001"
 
 
 def copy_survives_witness() -> dict[str, Any]:
     """A merge quotes its sources, so deleting a source does not erase the quotation (it is another record's)."""
-    word: list[Letter] = [Save(Record("SECRET-9")), Save(Record("public")), Merge(("id0001", "id0002")),
-                          Delete("id0001")]
+    word: list[A.Letter] = [A.Save(Record("SECRET-9")), A.Save(Record("public")), A.Merge(("id0001", "id0002")),
+                          A.Delete("id0001")]
     s = run(EMPTY, word, step_fn=REPAIRED.step).final
     return {"store": store_to_json(s), "revealing": revealing(s, REPAIRED, "SECRET-9")[:5],
             "quoted_in": sorted(i for i, r in s.records.items() if "SECRET-9" in r.content)}
@@ -269,23 +260,23 @@ def erasure_run(realisation: Realisation, rng: random.Random, *, secret: str = "
     """
     r = Runner(realisation)
     r.random(rng, rng.randint(0, 4), deletes=0.1)
-    out = r.do(Save(Record(secret, valid_time=rng.randint(0, 9))))
+    out = r.do(A.Save(Record(secret, valid_time=rng.randint(0, 9))))
     k = out.items[0][0] if isinstance(out, Created) else ""
     for _ in range(rng.randint(0, 3)):
         live = [i for i, rec in r.store.records.items() if not is_tombstone(rec) and "deleted_at" not in rec.metadata]
         pool = [i for i in live if merge_secret or i != k]
         x = rng.random()
-        a: Letter
+        a: A.Letter
         if x < 0.4:
-            a = Evolve(k if rng.random() < 0.5 else rng.choice(live), "a later version")
+            a = A.Evolve(k if rng.random() < 0.5 else rng.choice(live), "a later version")
         elif x < 0.6:
-            a = Split(rng.choice(live), ("left part", "right part"))
+            a = A.Split(rng.choice(live), ("left part", "right part"))
         elif x < 0.8 and len(pool) >= 2 and all(r.store.records[i].namespace == "global" for i in pool):
-            a = Merge(tuple(rng.sample(pool, 2)))
+            a = A.Merge(tuple(rng.sample(pool, 2)))
         else:
-            a = Save(Record("filler", valid_time=3))
+            a = A.Save(Record("filler", valid_time=3))
         r.do(a)
-    r.do(Delete(k))
+    r.do(A.Delete(k))
     cut = len(r.calls)
     r.random(rng, rng.randint(0, 3), deletes=0.1)
     return r.trace(), k, cut
@@ -318,8 +309,8 @@ def verdict(runs: int = 40, seed: int = 96) -> tuple[bool, int, dict[str, Any], 
             break
     rows: dict[str, Any] = {}
     for real in (REPAIRED, CONTEXTFS, SOFT_DELETE):
-        before = run(EMPTY, [Save(Record("SECRET-7", valid_time=1)), Evolve("id0001", "public v2"),
-                             Evolve("id0002", "public v3")], step_fn=real.step).final
+        before = run(EMPTY, [A.Save(Record("SECRET-7", valid_time=1)), A.Evolve("id0001", "public v2"),
+                             A.Evolve("id0002", "public v3")], step_fn=real.step).final
         after, _ = erased_example(real)
         rows[real.name] = {"shape_changed_for": shape_stable(before, after),
                            "ancestry_before": ancestry(before, "id0003").render(),
@@ -341,11 +332,9 @@ def verdict(runs: int = 40, seed: int = 96) -> tuple[bool, int, dict[str, Any], 
         "copy_survives": copy_survives_witness(),
         "explored": {"runs": explored, "runs_with_the_secret_only_in_the_deleted_record": checked_secret},
     }
-    if failure is not None:
-        witness["failure"] = failure
     summary = (f"Open problem 6 (proposal): with REPAIRED's tombstone delete, erased ancestry unfoldings are stable "
                f"along {explored} random runs mixing derivations and deletes, and the deleted record's content is in "
                "no observation afterwards; ContextFS's hard delete changes a surviving record's ancestry shape "
                "(Prop. 5.2) and its soft delete leaves the content readable through β, the unfoldings and the dump.")
-    return holds, explored, witness, summary
+    return evidence(holds, explored, witness, failure, summary)
 

@@ -52,7 +52,6 @@ from ..model import (
     FrozenMap,
     Id,
     Letter,
-    Merge,
     Output,
     Record,
     Relation,
@@ -66,6 +65,7 @@ from ..model import (
     repaired_step,
     thaw,
 )
+from ..model import alphabet as A
 
 __all__ = [
     "PROPOSED",
@@ -138,7 +138,7 @@ def provenance(s: Store, j: Id) -> frozenset[Id]:
     return frozenset(e.target for e in s.edges if e.source == j and e.relation is Relation.MERGED_FROM)
 
 
-def _merge(s: Store, a: Merge, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
+def _merge(s: Store, a: A.Merge, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     distinct = sorted(set(a.ids))
     if len(distinct) < 2:
         return Err(f"merge: needs at least 2 distinct records, {len(distinct)} named"), s
@@ -182,16 +182,10 @@ def _merge(s: Store, a: Merge, xi: Allocation, faults: frozenset[int]) -> tuple[
 _NO_ALLOCATION = Allocation()
 
 
-def proposed_step(
-    s: Store,
-    a: Letter,
-    xi: Allocation = _NO_ALLOCATION,
-    *,
-    theta: Theta = DEFAULT_THETA,
-    faults: frozenset[int] = frozenset(),
-) -> tuple[Output, Store]:
+def proposed_step(s: Store, a: Letter, xi: Allocation = _NO_ALLOCATION, *, theta: Theta = DEFAULT_THETA,
+                  faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
     """α(s)(a, ξ) for :data:`PROPOSED`: REPAIRED's step, with the order-blind, valid-time-sound merge."""
-    if not isinstance(a, Merge):
+    if not isinstance(a, A.Merge):
         return repaired_step(s, a, xi, theta=theta, faults=faults)
     reason = xi.admissible(s, a)
     if reason is None and not xi.strictly_fresh(s):

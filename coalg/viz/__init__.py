@@ -3,7 +3,9 @@
 =====================  ===========================================================
 :mod:`.style`          the house style: colours, sizes, fonts, axes
 :mod:`.layout`         deterministic layouts of store graphs and unfoldings
-:mod:`.store`          the store graph (§3.1, Definition 3.4)
+:mod:`.labels`         where labels go: off the edges, the nodes and each other
+:mod:`.edges`          the edges of a store graph: families, inverse pairs, arrows
+:mod:`.store`          the store graph (§3.1, Definition 3.4), ghosts of deleted records
 :mod:`.unfolding`      unfoldings as trees, alone or compared (§3.4, Def. 3.19; Thm 5.7)
 :mod:`.plane`          the bitemporal plane (§3.5, Def. 3.20; §7.1, Prop. 7.1)
 :mod:`.charts`         refinement rounds (Def. 5.23), prefix collisions (Remark 6.8), benchmarks
@@ -23,15 +25,20 @@ __getattr__, __dir__, __all__ = attach(__name__, __file__)
 
 if TYPE_CHECKING:
     from .charts import plot_benchmark, plot_prefix_collision, plot_refinement
+    from .edges import edge_family
+    from .labels import place_labels
     from .layout import store_layout, unfolding_extent, unfolding_layout
-    from .plane import derivation_kind, plot_bitemporal_plane
-    from .store import edge_family, plot_store
+    from .plane import derivation_kind, plane_limits, plot_bitemporal_plane
+    from .store import plot_store
     from .style import (
         ADDED,
         FIGSIZE,
         FONT_SIZE,
+        GHOST,
         HIGHLIGHT,
+        LABEL_SIZE,
         NEUTRAL,
+        NOTE_SIZE,
         PALETTE,
         QUERY_COLOUR,
         REMOVED,
@@ -39,5 +46,6 @@ if TYPE_CHECKING:
         finish_axes,
         graph_figsize,
         new_axes,
+        text_size,
     )
-    from .unfolding import plot_unfolding, plot_unfoldings, unfolding_diff
+    from .unfolding import plot_unfolding, plot_unfoldings, unfolding_diff, unfolding_figsize

@@ -52,6 +52,7 @@ def plot_refinement(
     axes: Sequence[Axes] | None = None,
     rounds: Sequence[dict[Id, int]] | None = None,
     which: Sequence[int] | None = None,
+    legend: bool = True,
 ) -> list[Axes]:
     """One panel per round of :func:`coalg.bisim.refinement_rounds`, nodes coloured by block.
 
@@ -62,6 +63,7 @@ def plot_refinement(
     eight blocks).  The last panel is behavioural equivalence.  Each panel is
     named by a text above it: ``round r: n blocks``.  ``rounds`` passes rounds
     already computed; ``which`` draws only those round numbers (a stepper draws one).
+    ``legend`` adds, right of the last panel, the colour of each block.
     """
     if rounds is None:
         rounds = refinement_rounds(store, labels=labels)
@@ -93,7 +95,22 @@ def plot_refinement(
                 line.set_markeredgecolor(c if i in store.records else NEUTRAL)
         panel_title(ax, f"round {r}: {blocks} block{'s' if blocks != 1 else ''}")
         out.append(ax)
+    if out and legend:
+        _block_legend(out[-1], sorted(set(rounds[numbers[len(out) - 1]].values())))
     return out
+
+
+def _block_legend(ax: Axes, blocks: Sequence[int], most: int = 10) -> None:
+    """The colour of each block (the number in brackets after each identifier), right of ``ax``."""
+    from matplotlib.lines import Line2D
+
+    shown = list(blocks) if len(blocks) <= most else list(blocks)[: most - 1]
+    handles = [Line2D([], [], marker="o", linestyle="none", markersize=8, color=PALETTE[b % len(PALETTE)],
+                      label=f"block {b}") for b in shown]
+    if len(shown) < len(blocks):
+        handles.append(Line2D([], [], linestyle="none", label=f"… {len(blocks) - len(shown)} more"))
+    ax.legend(handles=handles, title="[n]: block", title_fontsize=FONT_SIZE - 1, fontsize=FONT_SIZE - 1,
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0.0)
 
 
 
@@ -208,5 +225,7 @@ def plot_benchmark(results: dict[str, Any], ax: Axes | None = None, *, input_nam
     ax.set_xlabel("states")
     ax.set_ylabel("seconds (end to end, median)")
     ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
-    ax.legend(fontsize=FONT_SIZE - 2, ncol=2, frameon=False)
+    # outside the axes, so no line is hidden under it
+    ax.legend(fontsize=FONT_SIZE - 1, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
+              borderaxespad=0.0)
     return ax

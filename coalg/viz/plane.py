@@ -8,7 +8,7 @@ derivation.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from ..bitemporal import belief_regions, believed
@@ -17,6 +17,7 @@ from .style import (
     FONT_SIZE,
     LINE_WIDTH,
     NEUTRAL,
+    NOTE_SIZE,
     QUERY_COLOUR,
     REGION_ALPHA,
     colour_map,
@@ -27,7 +28,10 @@ from .style import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["derivation_kind", "plot_bitemporal_plane"]
+__all__ = ["derivation_kind", "plane_limits", "plot_bitemporal_plane"]
+
+Limits = tuple[float, float, float, float]
+"""``(τv from, τv to, τt from, τt to)``: the extent of a plane."""
 
 
 def derivation_kind(s: Store, i: str) -> str:
@@ -51,6 +55,26 @@ def derivation_kind(s: Store, i: str) -> str:
     return "save"
 
 
+def plane_limits(stores: Sequence[Store], *, mode: Literal["asserted", "current"] = "asserted",
+                 times: Sequence[int] = ()) -> Limits:
+    """One extent for the planes of all ``stores`` (and the times in ``times``, e.g. a slider's
+    range), so planes drawn side by side share their axes and keep them while a query moves.
+
+    >>> plane_limits([], times=[0, 10])
+    (-1.2, 11.2, -1.2, 11.2)
+    """
+    xs: list[float] = [float(t) for t in times]
+    ys: list[float] = [float(t) for t in times]
+    for store in stores:
+        for g in belief_regions(store, mode=mode):
+            xs += [g.tv_from] + ([g.tv_to] if g.tv_to is not None else [])
+            ys += [g.tt_from] + ([g.tt_to] if g.tt_to is not None else [])
+    lo = min(xs + ys, default=0.0)
+    hi = max(xs + ys, default=1.0)
+    pad = max(1.0, 0.12 * (hi - lo))
+    return (min(xs, default=lo) - pad, max(xs, default=hi) + pad, min(ys, default=lo) - pad, max(ys, default=hi) + pad)
+
+
 def plot_bitemporal_plane(
     store: Store,
     *,
@@ -60,6 +84,7 @@ def plot_bitemporal_plane(
     colour_by: Literal["namespace", "derivation", "record"] = "namespace",
     mode: Literal["asserted", "current"] = "asserted",
     label_records: bool = True,
+    limits: Limits | None = None,
 ) -> Axes:
     """The (τv, τt) plane of ``store``: where each record is believed, and a query.
 
@@ -71,7 +96,10 @@ def plot_bitemporal_plane(
     A dashed diagonal marks τv = τt, where a single-axis store puts every record
     (a ContextFS record has no valid time and is read as valid from its
     ``created_at``).  With ``tt`` and ``tv`` a marker sits at the query point and
-    the records :func:`coalg.bitemporal.believed` there are listed beside it.
+    the records :func:`coalg.bitemporal.believed` there are listed in a box
+    inside the plot, in the corner away from the query, joined to it by a line.
+    ``limits`` fixes the extent (:func:`plane_limits`), so that two planes side
+    by side share their axes; by default it fits this store and the query.
 
     Returns the axes; one ``Rectangle`` patch per region, in sorted order.
     """
@@ -81,16 +109,9 @@ def plot_bitemporal_plane(
     from matplotlib.patches import Patch, Rectangle
 
     regions = belief_regions(store, mode=mode)
-    xs = [g.tv_from for g in regions] + [g.tv_to for g in regions if g.tv_to is not None]
-    ys = [g.tt_from for g in regions] + [g.tt_to for g in regions if g.tt_to is not None]
-    if tt is not None and tv is not None:
-        xs.append(tv)
-        ys.append(tt)
-    lo = min(xs + ys, default=0)
-    hi = max(xs + ys, default=1)
-    pad = max(1.0, 0.12 * (hi - lo))
-    x0, x1 = min(xs, default=lo) - pad, max(xs, default=hi) + pad
-    y0, y1 = min(ys, default=lo) - pad, max(ys, default=hi) + pad
+    if limits is None:
+        limits = plane_limits([store], mode=mode, times=[] if tt is None or tv is None else [tt, tv])
+    x0, x1, y0, y1 = limits
 
     key_of: Callable[[str], str]
     if colour_by == "namespace":
@@ -130,7 +151,7 @@ def plot_bitemporal_plane(
                 (x, y),
                 xytext=(3, 3),
                 textcoords="offset points",
-                fontsize=FONT_SIZE - 1,
+                fontsize=FONT_SIZE,
                 color=colours[key_of(i)],
             )
 
@@ -152,21 +173,20 @@ def plot_bitemporal_plane(
         text = "believed:\n" + (
             "\n".join(f"{i}: {r.content[:28]}" for i, r in answer.items()) or "nothing"
         )
+        right = tv < (x0 + x1) / 2  # the box goes in the corner away from the query
+        high = tt < (y0 + y1) / 2
         ax.annotate(
             text,
             (tv, tt),
-            xytext=(8, -8),
-            textcoords="offset points",
-            fontsize=FONT_SIZE - 1,
-            va="top",
-            ha="left",
+            xytext=(0.97 if right else 0.03, 0.97 if high else 0.03),
+            textcoords="axes fraction",
+            fontsize=NOTE_SIZE,
+            va="top" if high else "bottom",
+            ha="right" if right else "left",
             color=QUERY_COLOUR,
-            bbox={
-                "boxstyle": "round,pad=0.3",
-                "facecolor": "white",
-                "edgecolor": NEUTRAL,
-                "alpha": 0.9,
-            },
+            bbox={"boxstyle": "round,pad=0.3", "facecolor": "white", "edgecolor": NEUTRAL, "alpha": 0.95},
+            arrowprops={"arrowstyle": "-", "color": NEUTRAL, "linewidth": 0.8, "shrinkB": 6},
+            zorder=5,
         )
 
     ax.set_xlim(x0, x1)

@@ -1,85 +1,44 @@
 """The store graph (paper §3.1, Definition 3.4) as a figure.
 
 :func:`plot_store` draws a store on :func:`~coalg.viz.layout.store_layout`:
-nodes by namespace, edges by relation family (:func:`edge_family`: ancestry
-R⁻, descendant R⁺, any other relation), what a caption or a widget points at
-highlighted.
+nodes by namespace, edges by relation family (:func:`~coalg.viz.edges.edge_family`:
+ancestry R⁻, descendant R⁺, any other relation), what a caption or a widget
+points at highlighted, and — for the step after a delete — the deleted
+records as ghosts.  Labels are placed by :func:`~coalg.viz.labels.place_labels`,
+off the edges and off each other.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from ..model import ANCESTRY, DESCENDANT, Edge, Id, Relation, Store, inverse
+from ..model import Edge, Id, Store, inverse
+from .edges import arrow, drawn_edges, edge_family, split_highlight
+from .labels import bezier_points, place_labels
 from .layout import store_layout
 from .style import (
     EDGE_COLOUR,
-    FONT_SIZE,
+    GHOST,
     HIGHLIGHT,
+    LABEL_SIZE,
     NEUTRAL,
     NODE_SIZE,
+    NOTE_SIZE,
     colour_map,
     finish_axes,
     fit_limits,
     graph_figsize,
     new_axes,
+    offset_text,
+    text_size,
 )
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["EdgeFamily", "edge_family", "plot_store", "split_highlight"]
-
-EdgeFamily = Literal["ancestry", "descendant", "other"]
-
-
-def edge_family(r: Relation) -> EdgeFamily:
-    """Which family a label belongs to: ancestry R⁻, descendant R⁺, or any other relation.
-
-    >>> edge_family(Relation.MERGED_FROM), edge_family(Relation.MERGED_INTO), edge_family(Relation.SUPERSEDES)
-    ('ancestry', 'descendant', 'other')
-    """
-    if r in ANCESTRY:
-        return "ancestry"
-    if r in DESCENDANT:
-        return "descendant"
-    return "other"
-
-
-_ORDER = {r: k for k, r in enumerate(Relation)}
-
-
-def _primary(e: Edge) -> bool:
-    """Is ``e`` the direction of its inverse pair that a plot draws when both are present?
-
-    R⁻ beats R⁺; among other pairs the label listed first in ``Relation`` wins
-    (``supersedes`` over ``superseded_by``); a self-inverse label keeps the edge
-    whose source sorts first.
-    """
-    r, q = e.relation, inverse(e.relation)
-    if r == q:
-        return e.source <= e.target
-    if r in ANCESTRY:
-        return True
-    if r in DESCENDANT:
-        return False
-    return _ORDER[r] < _ORDER[q]
-
-
-def _drawn_edges(store: Store, nodes: frozenset[Id], descendants: bool) -> list[Edge]:
-    """The edges a store plot draws, sorted (see :func:`plot_store` for the rule)."""
-    out = []
-    for e in sorted(store.edges):
-        if e.source not in nodes or e.target not in nodes:
-            continue
-        if not descendants:
-            partner = Edge(e.target, inverse(e.relation), e.source)
-            if partner in store.edges and partner != e and not _primary(e):
-                continue
-        out.append(e)
-    return out
-
+__all__ = ["edge_family", "label_bounds", "plot_store", "split_highlight", "to_points"]
 
 
 def _node_label(store: Store, i: Id, labels: Any, width: int = 22) -> str:
@@ -99,67 +58,46 @@ def _node_label(store: Store, i: Id, labels: Any, width: int = 22) -> str:
     raise ValueError("labels must be 'id', 'content', 'both', None or a function of the identifier")
 
 
-def split_highlight(highlight: Any) -> tuple[set[Id], set[Edge]]:
-    """The identifiers and the edges of ``highlight``, which may mix identifiers and
-    ``(source, relation, target)`` edges (the argument of every graph plot)."""
-    ids: set[Id] = set()
-    edges: set[Edge] = set()
-    for h in highlight or ():
-        if isinstance(h, str):
-            ids.add(h)
-        else:
-            src, rel, dst = h
-            edges.add(Edge(str(src), Relation(rel), str(dst)))
-    return ids, edges
+def to_points(ax: Axes) -> Any:
+    """``(x, y) ↦`` points on the page inside ``ax`` (origin at its lower-left corner), from the
+    limits already set and the axes' place in its figure; and the axes' width and height in points."""
+    fig = ax.get_figure(root=True)
+    assert fig is not None
+    box = ax.get_position()
+    w = box.width * fig.get_figwidth() * 72
+    h = box.height * fig.get_figheight() * 72
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+
+    def f(p: tuple[float, float]) -> tuple[float, float]:
+        return ((p[0] - x0) / (x1 - x0) * w, (p[1] - y0) / (y1 - y0) * h)
+
+    return f, w, h
 
 
-def _arrow(
-    ax: Axes,
-    a: tuple[float, float],
-    b: tuple[float, float],
-    *,
-    colour: str,
-    style: str,
-    width: float,
-    alpha: float = 1.0,
-    rad: float = 0.0,
-    label: str = "",
-) -> Any:
-    """One edge: an arrow from ``a`` to ``b`` (a small loop when ``a == b``); returns the patch."""
-    from matplotlib.patches import Arc, FancyArrowPatch
-
-    patch: Arc | FancyArrowPatch
-    if a == b:
-        patch = Arc(
-            (a[0], a[1] + 0.18), 0.22, 0.3, theta1=-60, theta2=240,
-            edgecolor=colour, linestyle=style, linewidth=width, alpha=alpha, label=label,
-        )
-    else:
-        patch = FancyArrowPatch(
-            a, b,
-            arrowstyle="-|>",
-            mutation_scale=9,
-            shrinkA=NODE_SIZE * 0.6,
-            shrinkB=NODE_SIZE * 0.6,
-            connectionstyle=f"arc3,rad={rad}",
-            color=colour,
-            linestyle=style,
-            linewidth=width,
-            alpha=alpha,
-            label=label,
-        )
-    # add_artist, not add_patch: the limits are set from the nodes, and computing an arrow's
-    # extent in display space is the slowest part of a redraw.  It is still in ``ax.patches``.
-    ax.add_artist(patch)
-    return patch
+def label_bounds(ax: Axes, w: float, h: float) -> tuple[float, float, float, float]:
+    """Where labels may go, in points from the axes' lower-left corner: the axes, and the figure's
+    margin above and to the left of it (the legend takes the right, the axis label the bottom)."""
+    fig, box = ax.get_figure(root=True), ax.get_position()
+    assert fig is not None
+    return (-box.x0 * fig.get_figwidth() * 72 + 2, 0.0, w, h + (1 - box.y1) * fig.get_figheight() * 72 - 2)
 
 
-def _frame_graph(ax: Axes, pos: Sequence[tuple[float, float]], *, xlabel: str) -> Axes:
-    xs, _ys = fit_limits(ax, pos, x_margin=0.5, below=0.5, above=0.75)
-    ax.set_yticks([])
-    ax.set_xticks(sorted({round(x) for x in xs}))
-    ax.spines["left"].set_visible(False)
-    return finish_axes(ax, xlabel=xlabel, ylabel="")
+def _inverse(ax: Axes, w: float, h: float) -> Any:
+    """Points inside ``ax`` back to data coordinates (the inverse of :func:`to_points`)."""
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    return lambda p: (x0 + p[0] / w * (x1 - x0), y0 + p[1] / h * (y1 - y0))
+
+
+def _with_ghosts(store: Store, ghosts: Store | None) -> tuple[Store, set[Id]]:
+    """``store`` plus the records ``ghosts`` holds and ``store`` does not (with their edges), and their ids."""
+    if ghosts is None:
+        return store, set()
+    gone = {i for i in ghosts.records if i not in store.records}
+    if not gone:
+        return store, set()
+    edges = [e for e in ghosts.edges if e.source in gone or e.target in gone]
+    return Store.of({**dict(store.records), **{i: ghosts.records[i] for i in sorted(gone)}},
+                    sorted(set(store.edges) | set(edges))), gone
 
 
 def plot_store(
@@ -170,7 +108,9 @@ def plot_store(
     labels: Any = "id",
     show_dangling: bool = True,
     descendants: bool = False,
-    legend: bool = True,
+    legend: bool | str = True,
+    ghosts: Store | None = None,
+    highlight_label: str = "highlighted",
 ) -> Axes:
     """The store graph of ``store`` on the layered layout of :func:`store_layout`.
 
@@ -181,7 +121,7 @@ def plot_store(
     * **Edges** point from source to target, so an ancestry edge points from
       the derived record back to what it came from, as β⁻ reads it.
       Ancestry R⁻ edges are solid and dark; other relations dotted, with their
-      label written at the middle.  Descendant R⁺ edges are dashed and faint.
+      label beside the middle.  Descendant R⁺ edges are dashed and faint.
       *Choice:* by default (``descendants=False``) an edge whose inverse is also
       in the store is drawn once — the R⁻ direction of a lineage pair, the
       first-listed label of another pair (``supersedes``, not ``superseded_by``)
@@ -190,32 +130,47 @@ def plot_store(
       visible.  ``descendants=True`` draws every edge, the two directions of a
       pair bent apart.
     * **Highlight**: identifiers (a thicker :data:`HIGHLIGHT` ring, larger) and
-      ``(source, relation, target)`` edges (thick :data:`HIGHLIGHT` stroke).
-      Highlighting the hidden half of an inverse pair highlights the drawn half;
-      with ``descendants=True`` every edge is drawn and highlighted as given.
+      ``(source, relation, target)`` edges (thick :data:`HIGHLIGHT` stroke); the
+      legend names the ring ``highlight_label``.  Highlighting the hidden half
+      of an inverse pair highlights the drawn half.
+    * **Ghosts**: with ``ghosts`` (the store before a step), every record it
+      holds that ``store`` does not is drawn where it was, as a grey dashed
+      outline labelled "(deleted)", with its old edges faint.
     * ``labels``: ``"id"``, ``"content"``, ``"both"``, ``None`` or a function of
-      the identifier.
+      the identifier; each label is placed beside its node where it covers no
+      edge, node or other label if such a place exists.
+    * ``legend``: on the right of the axes (``True``), below them (``"below"``,
+      in rows of three), or none (``False``).
 
-    Axes contents, for tests: one ``Line2D`` per node (label ``"_node <id>"``),
-    one patch per drawn edge (label ``"_edge <edge>"``), one text per node label
-    and one per ``other`` edge label.
+    Axes contents, for tests: one ``Line2D`` per node (label ``"_node <id>"``,
+    ghosts ``"_ghost <id>"``), one patch per drawn edge (``"_edge <edge>"``),
+    one text per node label and one per ``other`` edge label.
     """
-    pos = store_layout(store, show_dangling=show_dangling)
-    ax = new_axes(ax, figsize=graph_figsize(pos))
+    shown, gone = _with_ghosts(store, ghosts)
+    pos = store_layout(shown, show_dangling=show_dangling)
+    if ax is None:
+        widest = max((text_size(_node_label(shown, i, labels), LABEL_SIZE)[0] for i in pos), default=0.0)
+        ax = new_axes(None, figsize=graph_figsize(pos, widest))
     hi_ids, hi_edges = split_highlight(highlight)
     nodes = frozenset(pos)
-    drawn = _drawn_edges(store, nodes, descendants)
+    drawn = drawn_edges(shown, nodes, descendants)
     drawn_set = set(drawn)
     # highlighting the hidden half of an inverse pair highlights the half that is drawn
     hi_edges = {e if e in drawn_set else Edge(e.target, inverse(e.relation), e.source) for e in hi_edges}
-    drawn += sorted(e for e in hi_edges if e in store.edges and e not in drawn_set
+    drawn += sorted(e for e in hi_edges if e in shown.edges and e not in drawn_set
                     and e.source in nodes and e.target in nodes)
     drawn_set = set(drawn)
     colours = colour_map(store.namespaces())
+    _frame_graph(ax, list(pos.values()), xlabel="ancestry depth")
+    pt, w, h = to_points(ax)
+    segments: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    discs = [(pt(p), NODE_SIZE * 0.65) for p in pos.values()]
+    edge_labels: list[tuple[tuple[float, float], str, str, list[tuple[float, float]]]] = []
 
     for e in drawn:
         fam = edge_family(e.relation)
         hi = e in hi_edges
+        ghost = e not in store.edges
         paired = Edge(e.target, inverse(e.relation), e.source) in drawn_set and e.source != e.target
         (x0, y0), (x1, y1) = pos[e.source], pos[e.target]
         # bend an edge that would run through other nodes of its column, or along its inverse
@@ -226,48 +181,89 @@ def plot_store(
             colour, style, width, alpha = NEUTRAL, "dashed", 1.0, 0.55
         else:
             colour, style, width, alpha = NEUTRAL, "dotted", 1.3, 1.0
+        if ghost:
+            colour, width, alpha = GHOST, 1.0, 1.0
         if hi:
             colour, width, alpha = HIGHLIGHT, 2.8, 1.0
-        _arrow(ax, pos[e.source], pos[e.target], colour=colour, style=style, width=width,
-               alpha=alpha, rad=rad, label=f"_edge {e}")
+        arrow(ax, pos[e.source], pos[e.target], colour=colour, style=style, width=width,
+              alpha=alpha, rad=rad, label=f"_edge {e}")
+        a, b = pt(pos[e.source]), pt(pos[e.target])
+        if a == b:  # a self-loop is a small arc above the node
+            discs.append(((a[0], a[1] + NODE_SIZE), NODE_SIZE * 0.8))
+        else:
+            path = bezier_points(a, b, rad)
+            segments += list(itertools.pairwise(path))
         if fam == "other":
-            ax.text((x0 + x1) / 2, (y0 + y1) / 2 + (0.2 if (x0, y0) == (x1, y1) else 0.0),
-                    e.relation.value, fontsize=FONT_SIZE - 2, color=colour,
-                    ha="center", va="bottom")
+            if a != b:  # the middle, or further along the edge if the middle is crowded
+                along = bezier_points(a, b, rad, 10) if rad else [
+                    (a[0] + (b[0] - a[0]) * t / 10, a[1] + (b[1] - a[1]) * t / 10) for t in range(11)]
+                edge_labels.append((along[5], e.relation.value, colour, [along[k] for k in (4, 6, 3, 7)]))
+            else:
+                edge_labels.append(((a[0], a[1] + NODE_SIZE * 1.6), e.relation.value, colour, []))
+    to_data = _inverse(ax, w, h)
 
+    # a label: its anchor in data coordinates and in points, its text, its style, its distance
+    texts: list[tuple[tuple[float, float], tuple[float, float], str, dict[str, Any], float]] = []
     for i, (x, y) in pos.items():
-        rec = store.records.get(i)
+        rec = shown.records.get(i)
         hi = i in hi_ids
-        face = "white" if rec is None else colours[rec.namespace]
-        edge = HIGHLIGHT if hi else (NEUTRAL if rec is None else face)
-        ax.plot([x], [y], marker="o", linestyle="none",
-                markersize=NODE_SIZE * (1.3 if hi else 1.0),
-                markerfacecolor=face, markeredgecolor=edge,
-                markeredgewidth=2.6 if hi else (1.4 if rec is None else 0.8),
-                zorder=3, label=f"_node {i}")
-        text = _node_label(store, i, labels)
-        if text:  # above the node: ancestry edges arrive at a node from the right
-            ax.annotate(text, (x, y), xytext=(0, NODE_SIZE * 0.7), textcoords="offset points",
-                        fontsize=FONT_SIZE - 1, va="bottom", ha="center",
-                        color="black" if rec is not None else NEUTRAL,
-                        fontweight="bold" if hi else "normal", zorder=4)
+        if i in gone:
+            ax.plot([x], [y], marker="o", linestyle="none", markersize=NODE_SIZE, markerfacecolor="white",
+                    markeredgecolor=GHOST, markeredgewidth=1.6, zorder=3, label=f"_ghost {i}")
+        else:
+            face = "white" if rec is None else colours[rec.namespace]
+            edge = HIGHLIGHT if hi else (NEUTRAL if rec is None else face)
+            ax.plot([x], [y], marker="o", linestyle="none",
+                    markersize=NODE_SIZE * (1.3 if hi else 1.0),
+                    markerfacecolor=face, markeredgecolor=edge,
+                    markeredgewidth=2.6 if hi else (1.4 if rec is None else 0.8),
+                    zorder=3, label=f"_node {i}")
+        text = _node_label(shown, i, labels)
+        if i in gone:
+            text = f"{text} (deleted)" if text else "(deleted)"
+        if text:
+            look: dict[str, Any] = {"fontsize": LABEL_SIZE, "fontweight": "bold" if hi else "normal",
+                                    "color": GHOST if i in gone else ("black" if rec is not None else NEUTRAL)}
+            texts.append(((x, y), pt((x, y)), text, look, NODE_SIZE * (0.75 if hi else 0.6) + 1.5))
+    for mid, text, colour, _more in edge_labels:
+        texts.append((to_data(mid), mid, text, {"fontsize": NOTE_SIZE, "color": colour}, 3.0))
+
+    places = place_labels([t[1] for t in texts], [text_size(t[2], t[3]["fontsize"]) for t in texts],
+                          gap=[t[4] for t in texts], segments=segments, discs=discs, bounds=label_bounds(ax, w, h),
+                          alternates=[[] for _ in range(len(texts) - len(edge_labels))] + [m for *_x, m in edge_labels])
+    for (_a, _p, text, look, _g), p in zip(texts, places):
+        offset_text(ax, to_data(p.anchor), text, p.dx, p.dy, ha=p.ha, va=p.va, zorder=4, **look)
 
     if legend:
-        _store_legend(ax, colours, store, drawn, show_dangling and bool(store.dangling()))
-    return _frame_graph(ax, list(pos.values()), xlabel="ancestry depth")
+        _store_legend(ax, colours, drawn, show_dangling and bool(shown.dangling() - gone),
+                      highlight_label if (hi_ids & nodes or hi_edges & drawn_set) else "", bool(gone),
+                      below=legend == "below", height=h)
+    return ax
 
 
-def _store_legend(ax: Axes, colours: dict[str, str], store: Store, drawn: Sequence[Edge], dangling: bool) -> None:
+def _frame_graph(ax: Axes, pos: Sequence[tuple[float, float]], *, xlabel: str) -> Axes:
+    xs, _ys = fit_limits(ax, pos, x_margin=0.6, below=0.5, above=0.6)
+    ax.set_yticks([])
+    ax.set_xticks(sorted({round(x) for x in xs}))
+    ax.spines["left"].set_visible(False)
+    return finish_axes(ax, xlabel=xlabel, ylabel="")
+
+
+def _store_legend(ax: Axes, colours: dict[str, str], drawn: Sequence[Edge], dangling: bool,
+                  highlighted: str, ghosts: bool, *, below: bool = False, height: float = 200.0) -> None:
     from matplotlib.lines import Line2D
 
-    handles: list[Any] = [
-        Line2D([], [], marker="o", linestyle="none", markersize=7, markerfacecolor=c,
-               markeredgecolor=c, label=f"namespace {k}")
-        for k, c in colours.items()
-    ]
+    def dot(face: str, edge: str, label: str, width: float = 0.8, size: float = 8) -> Any:
+        return Line2D([], [], marker="o", linestyle="none", markersize=size, markerfacecolor=face,
+                      markeredgecolor=edge, markeredgewidth=width, label=label)
+
+    handles: list[Any] = [dot(c, c, f"namespace {k}") for k, c in colours.items()]
     if dangling:
-        handles.append(Line2D([], [], marker="o", linestyle="none", markersize=7, markerfacecolor="white",
-                              markeredgecolor=NEUTRAL, markeredgewidth=1.4, label="dangling (no record)"))
+        handles.append(dot("white", NEUTRAL, "dangling (no record)", 1.4))
+    if highlighted:
+        handles.append(dot("white", HIGHLIGHT, highlighted, 2.4, 9))
+    if ghosts:
+        handles.append(dot("white", GHOST, "deleted by the last step", 1.4))
     families = {edge_family(e.relation) for e in drawn}
     for fam, colour, style, text in (
         ("ancestry", EDGE_COLOUR, "solid", "ancestry R⁻"),
@@ -276,7 +272,10 @@ def _store_legend(ax: Axes, colours: dict[str, str], store: Store, drawn: Sequen
     ):
         if fam in families:
             handles.append(Line2D([], [], color=colour, linestyle=style, linewidth=1.3, label=text))  # type: ignore[arg-type]
-    if handles:
-        ax.legend(handles=handles, fontsize=FONT_SIZE - 1, loc="upper left",
+    if handles and below:  # under the axis label: 38 points below the axes
+        ax.legend(handles=handles, fontsize=NOTE_SIZE, loc="upper center", ncol=3,
+                  bbox_to_anchor=(0.5, -38 / height), frameon=False, borderaxespad=0.0, columnspacing=1.2)
+    elif handles:
+        ax.legend(handles=handles, fontsize=NOTE_SIZE, loc="upper left",
                   bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0.0)
 

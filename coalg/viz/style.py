@@ -11,8 +11,9 @@ matplotlib is imported only by the functions that draw (``coalg[book]``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -22,10 +23,13 @@ __all__ = [
     "EDGE_COLOUR",
     "FIGSIZE",
     "FONT_SIZE",
+    "GHOST",
     "HIGHLIGHT",
+    "LABEL_SIZE",
     "LINE_WIDTH",
     "NEUTRAL",
     "NODE_SIZE",
+    "NOTE_SIZE",
     "PALETTE",
     "QUERY_COLOUR",
     "REGION_ALPHA",
@@ -35,7 +39,9 @@ __all__ = [
     "fit_limits",
     "graph_figsize",
     "new_axes",
+    "offset_text",
     "panel_title",
+    "text_size",
 ]
 
 PALETTE: tuple[str, ...] = (
@@ -77,11 +83,20 @@ REGION_ALPHA = 0.18
 LINE_WIDTH = 1.6
 """Width of a curve (prefix collisions) and of a region's outline."""
 
-FONT_SIZE = 9
-"""Tick labels and panel names; annotations use one or two points less."""
+FONT_SIZE = 10
+"""Tick labels, axis labels and panel names."""
 
-NODE_SIZE = 11.0
+LABEL_SIZE = 11
+"""Node labels: 11 points are 14.7 CSS pixels at 96 pixels an inch, the size of body text."""
+
+NOTE_SIZE = 9
+"""Edge labels, legends and notes beside a node."""
+
+NODE_SIZE = 12.0
 """Marker size (points) of a record in a graph plot."""
+
+GHOST = "#b3b3b3"
+"""The outline of a record deleted by the last step, drawn for one step after the delete."""
 
 
 
@@ -128,15 +143,42 @@ def fit_limits(ax: Axes, points: Sequence[tuple[float, float]], *, x_margin: flo
     return xs, ys
 
 
-def graph_figsize(pos: dict[str, tuple[float, float]]) -> tuple[float, float]:
-    """The size of a store graph drawn on the layout ``pos``: the house width, a height that
-    grows with the tallest column.
+def graph_figsize(pos: dict[str, tuple[float, float]], label_width: float = 0.0) -> tuple[float, float]:
+    """The size of a store graph drawn on the layout ``pos``: at least the house width, wider when
+    its columns need room for labels ``label_width`` points wide, and a height that grows with the
+    tallest column.
 
     >>> graph_figsize({"a": (0.0, 0.0), "b": (1.0, 0.0)})
     (6.4, 3.3000000000000003)
     """
     tallest = max((sum(1 for q in pos.values() if q[0] == p[0]) for p in pos.values()), default=1)
-    return (FIGSIZE[0], max(FIGSIZE[1] * 0.75, 0.5 * tallest + 0.9))
+    columns = len({p[0] for p in pos.values()}) or 1
+    width = max(FIGSIZE[0], columns * (label_width + 2 * NODE_SIZE) / 72 + 2.6)
+    return (width, max(FIGSIZE[1] * 0.75, 0.5 * tallest + 0.9))
+
+
+@functools.lru_cache(maxsize=8192)
+def text_size(text: str, size: float) -> tuple[float, float]:
+    """Width and height, in points, of ``text`` set in the house font at ``size`` points
+    (several lines at matplotlib's line spacing): what a label placement needs to know."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    prop = FontProperties(size=size)
+    lines = text.split("\n") or [""]
+    width = max(text_to_path.get_text_width_height_descent(line, prop, ismath=False)[0] for line in lines)
+    return width, size * (1.2 * len(lines) - 0.2) * 1.1
+
+
+def offset_text(ax: Axes, xy: tuple[float, float], text: str, dx: float, dy: float, **style: Any) -> Any:
+    """``text`` at ``dx, dy`` points from the data point ``xy`` (a plain text: cheaper to draw than an
+    annotation, and it stays beside its point whatever the figure's size)."""
+    from matplotlib.transforms import ScaledTranslation
+
+    fig = ax.get_figure(root=True)
+    assert fig is not None
+    shift = ScaledTranslation(dx / 72, dy / 72, fig.dpi_scale_trans)
+    return ax.text(xy[0], xy[1], text, transform=ax.transData + shift, **style)
 
 
 def panel_title(ax: Axes, text: str) -> None:

@@ -10,16 +10,20 @@
 ============================  ==========================================================================
 
 They stand on a small shared base: :mod:`.base` (an explorer: actions that
-never raise, the message line, the lazy front end), :mod:`.stepping` (back and
-forth through a fixed sequence: proof steps, refinement rounds),
-:mod:`.controls`              and :mod:`.text` (the common controls and what they write),
-:mod:`.figures`               (plots rendered to PNG), :mod:`.allocation` (fresh allocations
-for a session), and, for the playground, :mod:`.operations` and :mod:`.steps`.
+never raise, controls disabled while a step runs, one step per click, sessions,
+size), :mod:`.stepping` (back and forth through a fixed sequence: proof steps,
+refinement rounds), :mod:`coalg.widgets.session` and :mod:`.fields` (session files: written
+atomically, read with limits, one error type), :mod:`.controls` and
+:mod:`.text` (the common controls and what they write), :mod:`.figures` (plots
+rendered to SVG), :mod:`.allocation` (fresh allocations for a session), and,
+for single explorers, :mod:`.operations`, :mod:`.steps`,
+:mod:`.playground_view` and :mod:`.merge_text`.
 
 Rules every explorer follows: an invalid action (too few records, nothing
-selected, an unknown identifier, malformed JSON) never raises — it leaves the
-state alone and puts a sentence in ``.message`` (shown in the widget); figures
-are PNG images in ``Image`` widgets, rendered at construction, so a page that
+selected, an unknown identifier, a bad session file) never raises — it leaves
+the state alone and puts a sentence in ``.message`` (shown in the widget); a
+result shown is always the result of the controls shown, or none; figures are
+SVG images in ``Image`` widgets, rendered at construction, so a page that
 embeds the widget state statically (the web book) shows a meaningful picture.
 Python callbacks run only under a live kernel (JupyterLab, Voila).
 """
@@ -33,10 +37,12 @@ __getattr__, __dir__, __all__ = attach(__name__, __file__)
 if TYPE_CHECKING:
     from .allocation import next_allocation
     from .ancestry import AncestryExplorer
+    from .base import SCALES, Explorer
     from .bitemporal_stepper import BitemporalStepper
-    from .figures import render_png
+    from .figures import render
     from .merge_lab import MergeLab
     from .operations import OPERATIONS
     from .playground import DerivationPlayground
     from .refinement_stepper import RefinementStepper
+    from .session import SessionError, dumps_session, loads_session, read_session, write_session
     from .tenants_lab import TenantsLab

@@ -3,8 +3,9 @@
 Paper §3.4 and §5: evolve, merge or split anything and the focus record's
 ancestry ⟦i⟧⁻ does not change (Theorem 5.7) while its descendants may grow
 (Proposition 5.13); delete one of its ancestors and its ancestry changes
-(Proposition 5.2).  The four unfoldings are drawn with
-:func:`coalg.viz.plot_unfoldings`, what changed in colour.
+(Proposition 5.2).  Each result is cited only when the step is one it speaks
+about: deleting the focus itself, or a record outside its lineage, is said in
+plain words.  The four unfoldings are drawn with :func:`coalg.viz.plot_unfoldings`.
 
 >>> ae = AncestryExplorer("meeting notes", focus="id0004")
 >>> ae.evolve()
@@ -21,6 +22,7 @@ from typing import Any
 from ..laws import show_letter
 from ..model import (
     CONTEXTFS,
+    Call,
     Delete,
     Err,
     Evolve,
@@ -31,25 +33,26 @@ from ..model import (
     Store,
     Unfolding,
     ancestry,
+    call_to_json,
     descendants,
     preset,
+    store_to_json,
 )
 from ..model import names as preset_names
-from ..viz import (
-    ADDED,
-    REMOVED,
-    plot_unfoldings,
-    unfolding_diff,
-    unfolding_extent,
-    unfolding_layout,
-)
+from ..viz import ADDED, FONT_SIZE, REMOVED, plot_unfoldings, text_size, unfolding_figsize
 from .allocation import next_allocation
 from .base import Explorer, action
-from .controls import button, figure_image, ipywidgets, preset_picker
-from .figures import render_png
+from .controls import figure_image, ipywidgets, preset_picker, wide
+from .fields import Fields
+from .figures import MAX_WIDTH, canvas, render
+from .session import SessionError
 from .text import esc, output_text, short
 
 __all__ = ["AncestryExplorer"]
+
+
+def _with_record(u: Unfolding) -> set[Id]:
+    return {n.id for n in u.nodes if n.record is not None}
 
 
 class AncestryExplorer(Explorer):
@@ -58,22 +61,31 @@ class AncestryExplorer(Explorer):
     Evolve, merge or split anything: the focus record's ancestry ⟦i⟧⁻ does not
     change (Theorem 5.7) while its descendants may grow (Proposition 5.13).
     Delete one of its ancestors: its ancestry changes (Proposition 5.2).
-    Methods: :meth:`select`, :meth:`evolve`, :meth:`merge_with`, :meth:`split`,
-    :meth:`delete`, :meth:`reset`.
+    Methods: :meth:`select`, :meth:`choose_other`, :meth:`evolve`,
+    :meth:`merge_with`, :meth:`split`, :meth:`delete`, :meth:`reset`.
     """
 
-    def __init__(self, start: str | Store = "meeting notes", focus: Id | None = None) -> None:
-        super().__init__("Choose a record, then derive from it — or delete one of its ancestors.")
+    KIND = "ancestry"
+
+    def __init__(self, start: str | Store = "meeting notes", focus: Id | None = None, *,
+                 scale: float = 1.0) -> None:
+        super().__init__("Choose a record, then derive from it — or delete one of its ancestors.", scale=scale)
         self.start_name = start if isinstance(start, str) else "custom"
         self.initial = preset(start) if isinstance(start, str) else start
-        self.before = self.after = self.initial
         ids = sorted(self.initial.dom())
         self.focus: Id = focus if focus is not None else (
             "id0004" if "id0004" in self.initial.records else (ids[0] if ids else ""))
-        self.last: str = "no step yet"
-        self.clocks: list[int] = []
+        self.other: Id | None = None
+        self.content = ""
+        self.calls: list[Call] = []
+        self.before = self.after = self.initial
 
     # ----------------------------------------------------------------- state
+    @property
+    def last(self) -> str:
+        """The last step, as the paper writes it (``"no step yet"`` before the first)."""
+        return show_letter(self.calls[-1].letter) if self.calls else "no step yet"
+
     def unfoldings(self) -> dict[str, Unfolding]:
         """The four unfoldings of the focus: ancestry and descendants, before and after the last step."""
         i = self.focus
@@ -82,64 +94,82 @@ class AncestryExplorer(Explorer):
 
     @property
     def state(self) -> dict[str, Any]:
-        """A JSON-ready summary: the focus, the last step, what its ancestry lost and its descendants gained."""
+        """A JSON-ready summary: the focus, the last step, what its ancestry lost and its descendants gained.
+
+        When the last step deleted the focus itself, ``focus_deleted`` is true and
+        nothing is said to have been lost or gained: the focus has no lineage left.
+        """
         u = self.unfoldings()
-        da = unfolding_diff(u["descendants_before"], u["descendants_after"])
-        aa = unfolding_diff(u["ancestry_before"], u["ancestry_after"])
+        gone = self.focus in self.before.records and self.focus not in self.after.records
+        a_before, a_after = _with_record(u["ancestry_before"]), _with_record(u["ancestry_after"])
+        d_before = {n.id for n in u["descendants_before"].nodes}
+        d_after = _with_record(u["descendants_after"])
         return {
             "focus": self.focus,
             "last": self.last,
+            "focus_deleted": gone,
             "ancestry_unchanged": u["ancestry_before"] == u["ancestry_after"],
-            "ancestry_removed": sorted({i for i, _ in aa["removed_nodes"]}),
-            "descendants_added": sorted({i for i, _ in da["added_nodes"]}),
+            "ancestry_removed": [] if gone else sorted(a_before - a_after),
+            "descendants_added": [] if gone else sorted(d_after - d_before),
+            "descendants_removed": [] if gone else sorted(_with_record(u["descendants_before"]) - d_after),
             "descendants_unchanged": u["descendants_before"] == u["descendants_after"],
             "records": sorted(self.after.dom()),
             "message": self.message,
         }
 
     def verdict_html(self) -> str:
-        """What the last step did to the focus, with the result of the paper that says so."""
-        st = self.state
-        if self.last == "no step yet":
+        """What the last step did to the focus, in sentences; a result of the paper only where it applies."""
+        if not self.calls:
             return "<i>No step yet: both columns show the same store.</i>"
+        st, i = self.state, esc(self.focus)
+        letter = self.calls[-1].letter
+        deleted = letter.id if isinstance(letter, Delete) else None
+        derivation = isinstance(letter, Evolve | Merge | Split)
+        head = f"<div>last step: <code>{esc(self.last)}</code></div>"
+        if st["focus_deleted"]:
+            return head + (f"<ul><li>The focus {i} itself was deleted by this step: it holds no record now (⊥), "
+                           "so its ancestry and its descendants are those of nothing. Choose another record to "
+                           "follow.</li></ul>")
         lines = []
         if st["ancestry_unchanged"]:
-            lines.append(f"⟦{esc(self.focus)}⟧⁻ is <b>unchanged</b> — Theorem 5.7 (ancestry is stable under "
-                         "fresh saves and derivations).")
+            lines.append(f"The ancestry ⟦{i}⟧⁻ is <b>unchanged</b>"
+                         + (", as Theorem 5.7 says: ancestry is stable under derivations." if derivation else
+                            f": {esc(deleted)} was not among its ancestors." if deleted else "."))
         else:
-            lines.append(f"⟦{esc(self.focus)}⟧⁻ <b style='color:{REMOVED}'>changed</b>: lost "
-                         f"{esc(', '.join(st['ancestry_removed']) or 'an edge')} — Proposition 5.2 (delete breaks "
-                         "ancestry).")
+            lost = esc(", ".join(st["ancestry_removed"]) or "an edge")
+            cite = (" — Proposition 5.2: deleting an ancestor breaks the ancestry." if deleted
+                    and deleted in {n.id for n in self.unfoldings()["ancestry_before"].nodes} else ".")
+            lines.append(f"The ancestry ⟦{i}⟧⁻ <b style='color:{REMOVED}'>changed</b>: it lost {lost}{cite}")
         if st["descendants_added"]:
-            lines.append(f"Its descendants <b style='color:{ADDED}'>grew</b>: "
-                         f"{esc(', '.join(st['descendants_added']))} — Proposition 5.13 (full lineage is not "
-                         "stable).")
-        elif st["descendants_unchanged"]:
-            lines.append("Its descendants are unchanged.")
+            lines.append(f"Its descendants <b style='color:{ADDED}'>grew</b> by {esc(', '.join(st['descendants_added']))}"
+                         + (" — Proposition 5.13: the full lineage is not stable." if derivation else "."))
+        elif st["descendants_removed"]:
+            lines.append(f"Its descendants lost {esc(', '.join(st['descendants_removed']))}.")
         else:
-            lines.append("Its descendants changed.")
-        return f"<div>last step: <code>{esc(self.last)}</code></div><ul><li>" + "</li><li>".join(lines) + "</li></ul>"
+            lines.append("Its descendants are unchanged.")
+        return head + "<ul><li>" + "</li><li>".join(lines) + "</li></ul>"
 
     # ----------------------------------------------------------------- actions
-    def _check(self, *ids: Id) -> bool:
-        missing = [i for i in ids if i not in self.after.records]
+    def _check(self, *ids: Id | None) -> bool:
         if not ids or not all(ids):
             self._say("select a record first.", error=True)
             return False
+        missing = [str(i) for i in ids if i not in self.after.records]
         if missing:
             self._say(f"unknown identifier {', '.join(missing)}: the store holds no record there.", error=True)
             return False
         return True
 
     def _step(self, letter: Letter) -> bool:
-        xi = next_allocation([self.initial, self.before, self.after], letter, self.clocks)
+        xi = next_allocation([self.initial, self.before, self.after], letter, [c.allocation.clock for c in self.calls])
         out, nxt = CONTEXTFS.step(self.after, letter, xi)
         if isinstance(out, Err):
             self._say(f"refused: {out.reason}", error=True)
             return False
-        self.clocks.append(xi.clock)
+        self.calls.append(Call(letter, xi))
         self.before, self.after = self.after, nxt
-        self.last = show_letter(letter)
+        if self.other is not None and self.other not in nxt.records:
+            self.other = None  # a selection never moves on its own: the reader chooses again
         self._say(f"{self.last} → {output_text(out)}")
         self._refresh()
         return True
@@ -156,18 +186,27 @@ class AncestryExplorer(Explorer):
         return True
 
     @action
+    def choose_other(self, i: Id | None) -> bool:
+        """Choose the "other" record (merged with the focus, or deleted); ``None`` clears the choice."""
+        if i is not None and i not in self.after.records:
+            self._say(f"unknown identifier {i!r}.", error=True)
+            return False
+        self.other = i
+        return True
+
+    @action
     def evolve(self, content: str | None = None, target: Id | None = None) -> bool:
         """Evolve ``target`` (default: the focus) to ``content``."""
         i = target or self.focus
         return self._check(i) and self._step(Evolve(i, content or f"{i}, revised"))
 
     @action
-    def merge_with(self, other: Id) -> bool:
+    def merge_with(self, other: Id | None) -> bool:
         """Merge the focus with ``other`` (the focus first)."""
-        if other == self.focus:
+        if other is not None and other == self.focus:
             self._say("merge needs two different records.", error=True)
             return False
-        return self._check(self.focus, other) and self._step(Merge((self.focus, other)))
+        return self._check(self.focus, other) and self._step(Merge((self.focus, str(other))))
 
     @action
     def split(self, parts: Sequence[str] = ()) -> bool:
@@ -180,9 +219,9 @@ class AncestryExplorer(Explorer):
         return self._check(i) and self._step(Split(i, tuple(parts)))
 
     @action
-    def delete(self, victim: Id) -> bool:
+    def delete(self, victim: Id | None) -> bool:
         """Delete record ``victim`` (an ancestor of the focus, to see Proposition 5.2)."""
-        return self._check(victim) and self._step(Delete(victim))
+        return self._check(victim) and self._step(Delete(str(victim)))
 
     @action
     def reset(self, start: str | None = None) -> bool:
@@ -195,59 +234,106 @@ class AncestryExplorer(Explorer):
             if self.focus not in self.initial.records:
                 self.focus = min(self.initial.dom(), default="")
         self.before = self.after = self.initial
-        self.last = "no step yet"
-        self.clocks.clear()
+        self.calls.clear()
+        self.other = None
         self._say("reset.")
         self._refresh()
         return True
 
+    # ----------------------------------------------------------------- sessions
+    def _session_state(self) -> dict[str, Any]:
+        return {"start_name": self.start_name, "start": store_to_json(self.initial),
+                "word": [call_to_json(c) for c in self.calls], "focus": self.focus, "other": self.other,
+                "content": self.content}
+
+    def _restore(self, state: dict[str, Any], source: str) -> str:
+        f = Fields(state, source=source)
+        f.only("start_name", "start", "word", "focus", "other", "content")
+        start, calls = f.store("start"), f.calls("word", max_len=500)
+        stores = [start]
+        for k, c in enumerate(calls):
+            out, nxt = CONTEXTFS.step(stores[-1], c.letter, c.allocation)
+            if isinstance(out, Err):
+                raise SessionError(f"ContextFS refuses this call: {out.reason}", source=source, field=f"state.word[{k}]")
+            stores.append(nxt)
+        focus, other = f.text("focus", max_len=200), f.text("other", optional=True, max_len=200)
+        if focus not in stores[-1].ids() and focus not in stores[-2 if calls else -1].ids():
+            raise f.fail("focus", f"{focus!r} is not an identifier of the store")
+        if other is not None and other not in stores[-1].records:
+            raise f.fail("other", f"{other!r} holds no record in the store")
+        self.start_name, self.initial, self.calls = f.text("start_name", max_len=200), start, calls
+        self.before, self.after = stores[-2] if calls else start, stores[-1]
+        self.focus, self.other, self.content = focus, other, f.text("content")
+        return f"{self.start_name}, {len(calls)} step(s), focus on {focus}."
+
     # ----------------------------------------------------------------- views
-    def figure_png(self) -> bytes:
-        """The four unfoldings, before on the left and after on the right (PNG)."""
+    def figure_svg(self) -> bytes:
+        """The four unfoldings: ancestry above, descendants below; before on the left, after on the right.
+        When two trees side by side do not fit the screen at this scale, the four go one under the other."""
         u = self.unfoldings()
-        extents = [unfolding_extent(unfolding_layout(x)) for x in u.values()]
-        width = max(w for w, _d in extents)
-        depth = max(d for _w, d in extents)
-        figsize = (max(7.5, 2 * (1.6 * width + 1)), 2 * max(2.2, 0.95 * depth + 0.9))
+        sizes = {k: unfolding_figsize(x) for k, x in u.items()}
+        i = self.focus
+        titles = {"ancestry_before": f"ancestry of {i}, before", "ancestry_after": f"ancestry of {i}, after",
+                  "descendants_before": f"descendants of {i}, before", "descendants_after": f"descendants of {i}, after"}
+        title = max(text_size(t, FONT_SIZE)[0] for t in titles.values()) / 72 + 0.7  # a panel's name fits above it
+        left = max(sizes["ancestry_before"][0], sizes["descendants_before"][0], title)
+        right = max(sizes["ancestry_after"][0], sizes["descendants_after"][0], title)
 
-        def draw(axes: list[Any]) -> None:
-            i = self.focus
+        def draw(axes: list[Any]) -> None:  # a 2×2 grid, or one column: before, after, before, after
             plot_unfoldings(u["ancestry_before"], u["ancestry_after"], axes=axes[0:2],
-                            title_left=f"ancestry of {i}, before", title_right=f"ancestry of {i}, after")
+                            title_left=titles["ancestry_before"], title_right=titles["ancestry_after"])
             plot_unfoldings(u["descendants_before"], u["descendants_after"], axes=axes[2:4],
-                            title_left=f"descendants of {i}, before",
-                            title_right=f"descendants of {i}, after")
+                            title_left=titles["descendants_before"], title_right=titles["descendants_after"])
 
-        return render_png(draw, figsize, ncols=2, nrows=2)
+        if left + right + 0.4 <= canvas((MAX_WIDTH, 1.0), self.scale)[0]:
+            height = max(sizes["ancestry_before"][1], sizes["ancestry_after"][1]) + max(
+                sizes["descendants_before"][1], sizes["descendants_after"][1])
+            return render(draw, (left + right + 0.4, height + 0.6), ncols=2, nrows=2, scale=self.scale,
+                          width_ratios=(left, right), bottom=0.2, top=0.4, left=0.55)
+        return render(draw, (max(left, right) + 0.2, sum(h for _w, h in sizes.values()) + 0.8), ncols=1, nrows=4,
+                      scale=self.scale, bottom=0.2, top=0.4, left=0.55)
 
     def _build(self, ui: dict[str, Any]) -> None:
         w = ipywidgets()
         ui["message"] = w.HTML()
         ui["preset"] = preset_picker(self.start_name)
         self._observe(ui["preset"], lambda v: self.reset(v) if v else None)
-        ui["focus"] = w.Dropdown(options=[], description="record")
+        ui["focus"] = w.Dropdown(options=[], description="record", style=wide(),
+                                 tooltip="The record whose ancestry and descendants are drawn (the focus).")
         self._observe(ui["focus"], lambda v: self.select(v) if v and v != self.focus else None)
-        ui["other"] = w.Dropdown(options=[], description="other")
-        ui["content"] = w.Text(placeholder="new content", description="content")
+        ui["other"] = w.Dropdown(options=[], description="other", style=wide(),
+                                 tooltip="A second record: merged with the focus (focus first), or deleted.")
+        self._observe(ui["other"], self.choose_other)
+        ui["content"] = w.Text(placeholder="new content", description="content", style=wide(),
+                               tooltip="The content evolve writes (empty: '<id>, revised').")
+        self._observe(ui["content"], lambda v: setattr(self, "content", v))
         buttons = [
-            button("evolve it", lambda: self.evolve(ui["content"].value or None), style="info"),
-            button("split it", lambda: self.split(), style="info"),
-            button("merge it with other", lambda: self.merge_with(ui["other"].value), style="info"),
-            button("delete other", lambda: self.delete(ui["other"].value), style="warning"),
-            button("reset", lambda: self.reset()),
+            self._button(ui, "evolve", "evolve it", lambda: self.evolve(self.content or None),
+                         tooltip="Evolve the focus to the new content (Theorem 5.7, Proposition 5.13).", style="info"),
+            self._button(ui, "split", "split it", self.split, tooltip="Split the focus into two parts.", style="info"),
+            self._button(ui, "merge", "merge it with other", lambda: self.merge_with(self.other),
+                         tooltip="Merge the focus with the other record, the focus first.", style="info"),
+            self._button(ui, "delete", "delete other", lambda: self.delete(self.other),
+                         tooltip="Delete the other record (an ancestor of the focus: Proposition 5.2).",
+                         style="warning"),
+            self._button(ui, "reset", "reset", self.reset, tooltip="Back to the start store."),
         ]
         ui["figure"] = figure_image()
         ui["verdict"] = w.HTML()
-        ui["root"] = w.VBox([w.HBox([ui["preset"], ui["focus"], ui["other"]]), ui["content"], w.HBox(buttons),
-                             ui["message"], ui["verdict"], ui["figure"]])
+        ui["root"] = w.VBox([w.HBox([ui["preset"], self._size_control(ui)], layout=w.Layout(flex_flow="row wrap")),
+                             w.HBox([ui["focus"], ui["other"], ui["content"]], layout=w.Layout(flex_flow="row wrap")),
+                             w.HBox(buttons, layout=w.Layout(flex_flow="row wrap")),
+                             ui["message"], ui["verdict"], ui["figure"], self._session_bar(ui)])
 
     def _draw(self, ui: dict[str, Any]) -> None:
         ids = sorted(self.after.dom())
         opts = [(f"{i}  {short(self.after.records[i].content, 28)}", i) for i in ids]
         focus_opts = opts if self.focus in self.after.records else opts + [(f"{self.focus} (deleted)", self.focus)]
+        ui["preset"].value = self.start_name if self.start_name in ui["preset"].options else None
         ui["focus"].options = focus_opts
         ui["focus"].value = self.focus if self.focus else None
         ui["other"].options = opts
-        ui["figure"].value = self.figure_png()
+        ui["other"].value = self.other if self.other in self.after.records else None
+        ui["content"].value = self.content
+        ui["figure"].value = self.figure_svg()
         ui["verdict"].value = self.verdict_html()
-

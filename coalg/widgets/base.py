@@ -1,4 +1,4 @@
-"""The base every explorer stands on: behaviour in methods, messages in the widget, a lazy front end.
+"""The base every explorer stands on: behaviour in methods, messages in the widget, one step per gesture.
 
 An explorer is a class whose methods are the whole behaviour — callable from a
 test or a notebook cell without a browser — and whose ``.widget`` (also shown by
@@ -7,14 +7,27 @@ displaying the object) is a thin layer of controls that call those methods.
 * **Actions never raise at the reader.**  A method decorated with :func:`action`
   is something a reader does (press a button, pick a record).  An invalid action
   leaves the state alone and says why with :meth:`Explorer._say` (``error=True``);
-  an unexpected exception becomes the message ``"<Type>: <text>"`` and the
-  action returns ``None``.  ``.message`` and ``.message_is_error`` hold the
-  last sentence, the widget shows it under the controls.
+  an unexpected exception becomes the message ``"<Type>: <text>"``, the front
+  end is redrawn from the state, and the action returns ``None``.
+* **Controls are disabled while a step runs.**  The outermost action disables
+  every control of the front end and enables them again when it ends (except
+  those :meth:`Explorer._idle_disabled` names).
+* **One step per gesture.**  Buttons made with :meth:`Explorer._button` run
+  their handler once per deliberate click: a click on the same button that
+  arrives less than :attr:`Explorer.GESTURE_S` seconds after the previous one
+  finished — the second half of a double-click, or a click queued while the
+  step ran — is dropped.  Calling a method directly is always deliberate.
 * **The front end is built on first use** (:attr:`Explorer.widget`):
-  :meth:`Explorer._build` creates the controls into a dict, and
-  :meth:`Explorer._refresh` redraws them from the state.  While a redraw sets
-  control values, the handlers registered with :meth:`Explorer._observe` do
-  not fire, so only the reader's own changes call back.
+  :meth:`Explorer._build` creates the controls into a dict, :meth:`Explorer._draw`
+  sets them from the state, and :meth:`Explorer._refresh` is the one place a
+  redraw happens — where a result that no longer matches the controls is
+  cleared.  While a redraw sets control values, handlers registered with
+  :meth:`Explorer._observe` do not fire, so only the reader's own changes call back.
+* **Sessions** (:mod:`coalg.widgets.session`): :meth:`Explorer.session_json` writes the
+  state, :meth:`Explorer.import_session` restores it exactly or changes nothing;
+  the front end offers both as a download link and an upload button.
+* **Size**: ``scale`` (or the size control) enlarges text, controls and figures
+  together, for a projector.
 
 The explorers serve the paper's sections listed in :mod:`coalg.widgets`.
 """
@@ -22,41 +35,85 @@ The explorers serve the paper's sections listed in :mod:`coalg.widgets`.
 from __future__ import annotations
 
 import functools
+import os
+import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from ..model import Realisation, get_realisation
 from ..viz import REMOVED
+from .controls import (
+    button,
+    download_html,
+    ipywidgets,
+    scale_class,
+    scale_css,
+    session_upload,
+    size_picker,
+)
+from .session import SessionError, dumps_session, loads_session, read_session, write_session
 from .text import message_html
 
-__all__ = ["Explorer", "action"]
+__all__ = ["SCALES", "Explorer", "action", "check_scale"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+SCALES = {"normal": 1.0, "large": 1.3, "projector": 1.6}
+"""The sizes the size control offers (``scale`` accepts any value from 0.5 to 3)."""
+
+
+def check_scale(scale: Any) -> float:
+    """``scale`` as a float if it is a size from 0.5 to 3, else ``ValueError`` saying so."""
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not 0.5 <= float(scale) <= 3.0:
+        raise ValueError(f"scale must be a number from 0.5 to 3; {scale!r} is not")
+    return float(scale)
+
 
 def action(method: F) -> F:
-    """Mark ``method`` as a reader's action: an unexpected exception becomes the widget's message
-    (shown in error colour) and the action returns ``None``; it never reaches the reader."""
+    """Mark ``method`` as a reader's action: controls are disabled while it runs, and an
+    unexpected exception becomes the widget's message (the action returns ``None``)."""
 
     @functools.wraps(method)
     def wrapper(self: Explorer, *args: Any, **kwargs: Any) -> Any:
+        outer = self._depth == 0
+        if outer:
+            self._lock()
+        self._depth += 1
         try:
             return method(self, *args, **kwargs)
         except Exception as e:  # noqa: BLE001 — an explorer never raises at its reader
             self._say(f"{type(e).__name__}: {e}", error=True)
+            try:
+                self._refresh()
+            except Exception:  # noqa: BLE001, S110 — the message above already says what went wrong
+                pass
             return None
+        finally:
+            self._depth -= 1
+            if outer:
+                self._unlock()
 
     return wrapper  # type: ignore[return-value]
 
 
 class Explorer:
-    """Shared plumbing of the explorers: the message line, the lazy front end, display."""
+    """Shared plumbing of the explorers: messages, actions, gestures, sessions, size, display."""
 
-    def __init__(self, message: str = "") -> None:
+    KIND: ClassVar[str] = ""
+    """The explorer's name in a session file (one of :data:`coalg.widgets.session.KINDS`)."""
+
+    GESTURE_S: ClassVar[float] = 0.4
+    """Clicks on one button closer than this (seconds) after the previous one finished are one gesture."""
+
+    def __init__(self, message: str = "", *, scale: float = 1.0) -> None:
         self.message = message
         self.message_is_error = False
+        self.scale = check_scale(scale)
+        self.clock: Callable[[], float] = time.monotonic
         self._ui: dict[str, Any] | None = None
         self._busy = False
+        self._depth = 0
+        self._last_click: dict[str, float] = {}
 
     # ----------------------------------------------------------------- messages
     def _say(self, text: str, *, error: bool = False) -> None:
@@ -79,14 +136,148 @@ class Explorer:
             self._say(str(e.args[0]), error=True)
             return None
 
+    # ----------------------------------------------------------------- controls during a step
+    def _controls(self) -> list[tuple[str, Any]]:
+        """The controls of the front end a reader can operate (they have ``disabled``)."""
+        if self._ui is None:
+            return []
+        return [(k, c) for k, c in self._ui.items() if hasattr(c, "disabled")]
+
+    def _idle_disabled(self) -> set[str]:
+        """Keys of the controls that stay disabled when no step runs (none by default)."""
+        return set()
+
+    def _lock(self) -> None:
+        for _k, c in self._controls():
+            c.disabled = True
+
+    def _unlock(self) -> None:
+        idle = self._idle_disabled() if self._ui is not None else set()
+        for k, c in self._controls():
+            c.disabled = k in idle
+
+    # ----------------------------------------------------------------- the reader's gestures
+    def _button(self, ui: dict[str, Any], key: str, text: str, handler: Callable[[], Any], *,
+                tooltip: str = "", style: str = "") -> Any:
+        """A button (``ui["button:<key>"]``) whose handler runs once per deliberate click."""
+        b = button(text, lambda: self._gesture(key, handler), tooltip=tooltip, style=style)
+        ui[f"button:{key}"] = b
+        return b
+
+    def _gesture(self, key: str, handler: Callable[[], Any]) -> None:
+        if self._depth:  # a step is running: this click arrived during it
+            return
+        last = self._last_click.get(key)
+        if last is not None and self.clock() - last < self.GESTURE_S:
+            return  # the second click of a double-click, or one queued while the step ran
+        try:
+            handler()
+        finally:
+            self._last_click[key] = self.clock()
+
+    def _observe(self, control: Any, handler: Callable[[Any], Any]) -> None:
+        """Call ``handler(new value)`` when the reader changes ``control`` (not when a redraw does)."""
+
+        def on_change(change: dict[str, Any]) -> None:
+            if not self._busy and not self._depth:
+                handler(change["new"])
+
+        control.observe(on_change, names="value")
+
+    # ----------------------------------------------------------------- size
+    @action
+    def set_scale(self, scale: Any) -> bool:
+        """Draw text, controls and figures at ``scale`` (1 normal, 1.6 for a projector)."""
+        try:
+            self.scale = check_scale(scale)
+        except ValueError as e:
+            self._say(str(e), error=True)
+            return False
+        self._say(f"text and figures at ×{self.scale:g}.")
+        self._refresh()
+        return True
+
+    # ----------------------------------------------------------------- sessions
+    def _session_state(self) -> dict[str, Any]:  # pragma: no cover - every explorer has its own
+        """The state a session file records (JSON-ready)."""
+        raise NotImplementedError
+
+    def _restore(self, state: dict[str, Any], source: str) -> str:  # pragma: no cover - every explorer has its own
+        """Come back to ``state``: read every field first (a :class:`SessionError` changes nothing),
+        then replace the state; returns a sentence saying what was restored."""
+        raise NotImplementedError
+
+    def session_json(self) -> str:
+        """The session file of the current state (format ``coalg-explorer-session``)."""
+        return dumps_session(self.KIND, self._session_state())
+
+    @action
+    def import_session(self, data: str | bytes | dict[str, Any], *, source: str = "<session>") -> bool:
+        """Come back to the state of a session file (its text or bytes, or its parsed ``state``);
+        ``False``, with the reason as the message, if it cannot be read — then nothing changes."""
+        try:
+            state = data if isinstance(data, dict) else loads_session(data, kind=self.KIND, source=source)
+            done = self._restore(state, source)
+        except SessionError as e:
+            self._say(f"could not import that session: {e}", error=True)
+            return False
+        self._say(f"session imported: {done}")
+        self._refresh()
+        return True
+
+    def save_session(self, path: str | os.PathLike[str]) -> None:
+        """Write the session file to ``path`` (atomically; raises :class:`SessionError` if it cannot)."""
+        write_session(path, self.KIND, self._session_state())
+
+    @action
+    def load_session(self, path: str | os.PathLike[str]) -> bool:
+        """Read a session file from ``path`` and come back to its state (see :meth:`import_session`)."""
+        try:
+            state = read_session(path, kind=self.KIND)
+        except SessionError as e:
+            self._say(f"could not import that session: {e}", error=True)
+            return False
+        return bool(self.import_session(state, source=os.fspath(path)))
+
+    def _on_session_upload(self, change: dict[str, Any]) -> None:
+        files = change.get("new") or ()
+        if not files or self._busy:
+            return
+        f = files[0] if isinstance(files, list | tuple) else next(iter(files.values()))
+        self.import_session(bytes(f["content"]), source=str(f.get("name", "<upload>")))
+        if self._ui is not None and "import" in self._ui:
+            self._ui["import"].value = ()  # ready for the next file, even the same one again
+
+    def _session_bar(self, ui: dict[str, Any]) -> Any:
+        """The row that downloads the session as a file and imports one."""
+        w = ipywidgets()
+        ui["download"] = w.HTML()
+        ui["import"] = session_upload()
+        ui["import"].observe(self._on_session_upload, names="value")
+        return w.HBox([ui["download"], ui["import"]], layout=w.Layout(align_items="center"))
+
+    def _size_control(self, ui: dict[str, Any]) -> Any:
+        """The size control (normal, large, projector)."""
+        ui["size"] = size_picker(self.scale, SCALES)
+        self._observe(ui["size"], self.set_scale)
+        return ui["size"]
+
     # ----------------------------------------------------------------- the front end
     @property
     def widget(self) -> Any:
         """The ipywidgets front end (built on first use)."""
         if self._ui is None:
-            self._ui = {}
-            self._build(self._ui)
+            w = ipywidgets()
+            ui: dict[str, Any] = {}
+            self._ui = ui
+            self._build(ui)
+            ui["style"] = w.HTML()
+            ui["root"] = w.VBox([ui["style"], ui["root"]])
+            ui["root"].add_class("coalg-explorer")
+            ui["root"].add_class(f"coalg-{self.KIND}")
+            ui["message"].add_class("coalg-message")
             self._refresh()
+            self._unlock()  # controls that have nothing to do yet (undo before any step) start disabled
         return self._ui["root"]
 
     def _build(self, ui: dict[str, Any]) -> None:  # pragma: no cover - every explorer has its own
@@ -102,24 +293,31 @@ class Explorer:
 
         ``parts`` go to :meth:`_draw` (an explorer may redraw only part of its
         figures).  Control values set here do not call the reader's handlers.
+        The session link and the size are redrawn every time, so what the
+        reader downloads is always the state shown.
         """
-        if self._ui is None:
+        ui = self._ui
+        if ui is None:
             return
         was, self._busy = self._busy, True
         try:
-            self._draw(self._ui, **parts)
+            self._draw(ui, **parts)
+            root = ui["root"]
+            for c in list(root._dom_classes):
+                if c.startswith("coalg-scale-") and c != scale_class(self.scale):
+                    root.remove_class(c)
+            root.add_class(scale_class(self.scale))
+            ui["style"].value = scale_css(self.scale)
+            if "size" in ui:
+                ui["size"].value = self.scale if self.scale in SCALES.values() else None
+            if "download" in ui:
+                try:
+                    ui["download"].value = download_html(self.session_json(), f"coalg-{self.KIND}-session.json")
+                except (ValueError, TypeError) as e:
+                    ui["download"].value = f"<i>no session file: {e}</i>"
         finally:
             self._busy = was
         self._show_message()
-
-    def _observe(self, control: Any, handler: Callable[[Any], Any]) -> None:
-        """Call ``handler(new value)`` when the reader changes ``control`` (not when a refresh does)."""
-
-        def on_change(change: dict[str, Any]) -> None:
-            if not self._busy:
-                handler(change["new"])
-
-        control.observe(on_change, names="value")
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

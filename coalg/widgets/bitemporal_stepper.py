@@ -15,7 +15,6 @@ the recording step expanded call by call, and draws the bitemporal planes.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,13 +29,15 @@ from ..bitemporal import (
     shifted,
     theorem_5_27,
 )
+from ..errors import CoalgError
 from ..model import Id, Realisation, Record, Store, get_realisation, output_to_json
-from ..viz import ADDED, REMOVED, plot_bitemporal_plane, plot_store
+from ..viz import ADDED, REMOVED, plane_limits, plot_bitemporal_plane, plot_store
 from .base import action
-from .controls import button, figure_image, ipywidgets, realisation_picker
-from .figures import name_panel, render_png
+from .controls import figure_image, ipywidgets, realisation_picker, wide
+from .fields import Fields
+from .figures import name_panel, render
 from .stepping import Stepper
-from .text import esc, short
+from .text import data_html, esc, short
 
 __all__ = ["BitemporalStepper", "Frame"]
 
@@ -59,14 +60,16 @@ class BitemporalStepper(Stepper):
     after each call are drawn side by side, equal on ContextFS and different on
     the repaired realisation.  Below, the bitemporal plane of Ψ(h) and Ψ(h′)
     answers :func:`coalg.bitemporal.believed` at the query (τt, τv).
-    Methods: :meth:`next`, :meth:`back`, :meth:`goto`, :meth:`set_realisation`, :meth:`query`.
+    Methods: :meth:`next`, :meth:`back`, :meth:`first`, :meth:`goto`, :meth:`set_realisation`, :meth:`query`.
     """
 
     AT_LAST = "this is the last step of the proof."
 
+    KIND = "bitemporal"
+
     def __init__(self, h: History | None = None, h_prime: History | None = None, *,
-                 realisation: str = "contextfs", mode: str = "current") -> None:
-        super().__init__("Step through the proof with back / next.")
+                 realisation: str = "contextfs", mode: str = "current", scale: float = 1.0) -> None:
+        super().__init__("Step through the proof with back / next.", scale=scale)
         if h is None:
             h, h2 = meeting_example()
             h_prime = h_prime or h2
@@ -75,6 +78,7 @@ class BitemporalStepper(Stepper):
         self.mode = mode
         self.tt, self.tv = 5, 3
         self._set(get_realisation(realisation))
+        self._fit_planes()
 
     def _set(self, realisation: Realisation) -> None:
         """Prove on ``realisation``: the proof it calls for, its frames, the two recorded stores."""
@@ -108,6 +112,19 @@ class BitemporalStepper(Stepper):
         self.frames = frames
         self.position = min(self.position, len(frames) - 1)
         self.stores = final
+
+    @property
+    def slider_range(self) -> tuple[int, int]:
+        """The times the τt and τv sliders cover: every time of both histories, one before, two after."""
+        times = sorted({*self.h.tt(), *self.h.vt(), *self.h_prime.vt()})
+        return min(times) - 1, max(times) + 2
+
+    def _fit_planes(self) -> None:
+        """One extent for both planes, on both realisations and for every query the sliders allow,
+        so the axes never move while the reader steps, switches or queries."""
+        stores = [recording(x, get_realisation(n)).final for x in (self.h, self.h_prime)
+                  for n in ("contextfs", "repaired")]
+        self.limits = plane_limits(stores, mode=self.mode, times=self.slider_range)  # type: ignore[arg-type]
 
     # ----------------------------------------------------------------- state
     @property
@@ -157,44 +174,75 @@ class BitemporalStepper(Stepper):
     back = Stepper.backward
 
     @action
+    def first(self) -> bool:
+        """Back to the first step of the proof."""
+        return bool(self.step_to(0))
+
+    @action
     def set_realisation(self, name: str) -> bool:
-        """Prove on the realisation ``name``: Theorem 5.27 on ContextFS, Proposition 7.1 on the repaired one."""
+        """Prove on the realisation ``name`` (Theorem 5.27 on ContextFS, Proposition 7.1 on the repaired
+        one), from its first step."""
         if (realisation := self._realisation(name)) is None:
             return False
         self._set(realisation)
-        self._say(f"now Proposition {self.proof.item} on {name}." if self.proof.item == "7.1"
-                  else f"now Theorem {self.proof.item} on {name}.")
+        self.position = 0
+        self._say(f"now {'Proposition' if self.proof.item == '7.1' else 'Theorem'} {self.proof.item} on {name}, "
+                  f"from step 1: {self.frame.title}.")
         self._refresh()
         return True
 
     @action
-    def query(self, tt: int, tv: int) -> tuple[list[str], list[str]]:
+    def query(self, tt: Any, tv: Any) -> tuple[list[str], list[str]] | None:
         """Ask both stores what was believed at ``tt`` about ``tv``; the contents they answer."""
-        self.tt, self.tv = int(tt), int(tv)
+        if any(isinstance(t, bool) or not isinstance(t, int) for t in (tt, tv)):
+            self._say(f"τt and τv are whole numbers; {tt!r}, {tv!r} are not.", error=True)
+            return None
+        self.tt, self.tv = tt, tv
         a1, a2 = self.answers()
-        self._say(f"believed at τt = {tt} about τv = {tv}: h → {[r.content for r in a1.values()]}, "
-                  f"h′ → {[r.content for r in a2.values()]}" + ("" if a1 == a2 else " — they differ."))
+        h, h2 = [r.content for r in a1.values()], [r.content for r in a2.values()]
+        self._say(f"believed at τt = {tt} about τv = {tv}: Ψ(h) answers {', '.join(h) or 'nothing'}; "
+                  f"Ψ(h′) answers {', '.join(h2) or 'nothing'}" + (" — they differ." if a1 != a2 else " — the same."))
         self._refresh(proof=False)
-        return [r.content for r in a1.values()], [r.content for r in a2.values()]
+        return h, h2
+
+    # ----------------------------------------------------------------- sessions
+    def _session_state(self) -> dict[str, Any]:
+        return {"h": self.h.to_json(), "h_prime": self.h_prime.to_json(), "realisation": self.realisation.name,
+                "position": self.position, "tt": self.tt, "tv": self.tv, "mode": self.mode}
+
+    def _restore(self, state: dict[str, Any], source: str) -> str:
+        f = Fields(state, source=source)
+        f.only("h", "h_prime", "realisation", "position", "tt", "tv", "mode")
+        h, h2 = f.history("h"), f.history("h_prime")
+        name = f.text("realisation", choices=("contextfs", "repaired"))
+        mode = f.text("mode", choices=("current", "asserted"))
+        tt, tv = f.integer("tt", -10**6, 10**6), f.integer("tv", -10**6, 10**6)
+        try:
+            trial = BitemporalStepper(h, h2, realisation=name, mode=mode)
+        except (CoalgError, ValueError, TypeError) as e:
+            raise f.fail("h", f"these histories cannot be proved on: {e}") from None
+        position = f.integer("position", 0, len(trial.frames) - 1)
+        self.h, self.h_prime, self.mode = h, h2, mode
+        self._set(trial.realisation)
+        self.position, self.tt, self.tv = position, tt, tv
+        self._fit_planes()
+        return f"{'Proposition' if self.proof.item == '7.1' else 'Theorem'} {self.proof.item}, step {position + 1}."
 
     # ----------------------------------------------------------------- views
     def step_html(self) -> str:
-        """The step shown: its title, explanation, whether the two stores agree, and its data."""
+        """The step shown: its title, explanation, whether the two stores agree, and its data (as a list)."""
         f = self.frame
-        data = json.dumps(f.data, ensure_ascii=False, indent=1, default=str)
-        if len(data) > 2500:
-            data = data[:2500] + "\n…"
         equal = f.store_h == f.store_h_prime
         head = (f"<div><b>{'Theorem' if self.proof.item == '5.27' else 'Proposition'} {self.proof.item}</b> on "
                 f"<code>{self.realisation.name}</code> — step {self.position + 1} of {len(self.frames)}</div>")
         return (head + f"<div style='font-weight:bold;font-size:110%;margin:4px 0'>{esc(f.title)}</div>"
                 f"<div>{esc(f.explanation)}</div>"
-                f"<div>the two stores shown are <b style='color:{ADDED if equal else REMOVED}'>"
-                f"{'equal' if equal else 'different'}</b></div>"
-                f"<details><summary>the step's data</summary><pre style='font-size:80%'>{esc(data)}</pre></details>")
+                f"<div>The two stores shown are <b style='color:{ADDED if equal else REMOVED}'>"
+                f"{'equal' if equal else 'different'}</b>.</div>"
+                f"<details><summary>the step's data</summary>{data_html(f.data)}</details>")
 
-    def stores_png(self) -> bytes:
-        """The two stores of the step shown, side by side (PNG)."""
+    def stores_svg(self) -> bytes:
+        """The two stores of the step shown, side by side."""
         f = self.frame
 
         def draw(axes: list[Any]) -> None:
@@ -209,18 +257,19 @@ class BitemporalStepper(Stepper):
                 plot_store(s, ax=ax, labels=label, legend=False)
                 name_panel(ax, name)
 
-        return render_png(draw, (10.0, 2.6), ncols=2)
+        return render(draw, (9.6, 2.9), ncols=2, scale=self.scale, wspace=0.15)
 
-    def planes_png(self) -> bytes:
-        """The bitemporal planes of Ψ(h) and Ψ(h′) with the query point (PNG)."""
+    def planes_svg(self) -> bytes:
+        """The bitemporal planes of Ψ(h) and Ψ(h′), on the same axes whatever the step or the query."""
         def draw(axes: list[Any]) -> None:
             for ax, s, name in zip(axes, self.stores, ("Ψ(h)", "Ψ(h′)")):
                 plot_bitemporal_plane(s, tt=self.tt, tv=self.tv, ax=ax, mode=self.mode,  # type: ignore[arg-type]
-                                      colour_by="record")
-                ax.get_legend().remove() if ax.get_legend() else None
+                                      colour_by="record", limits=self.limits)
+                if ax.get_legend():
+                    ax.get_legend().remove()
                 name_panel(ax, name)
 
-        return render_png(draw, (10.0, 3.8), ncols=2, left=0.6, wspace=0.3)
+        return render(draw, (9.6, 4.0), ncols=2, left=0.75, bottom=0.65, wspace=0.3, scale=self.scale)
 
     def _build(self, ui: dict[str, Any]) -> None:
         w = ipywidgets()
@@ -230,22 +279,39 @@ class BitemporalStepper(Stepper):
         ui["step"] = w.HTML()
         ui["stores"] = figure_image()
         ui["planes"] = figure_image()
-        times = sorted({*self.h.tt(), *self.h.vt(), *self.h_prime.vt()})
-        lo, hi = min(times) - 1, max(times) + 2
-        ui["tt"] = w.IntSlider(value=self.tt, min=lo, max=hi, description="τt")
-        ui["tv"] = w.IntSlider(value=self.tv, min=lo, max=hi, description="τv")
-        for key in ("tt", "tv"):
+        lo, hi = self.slider_range
+        for key, tip in (("tt", "transaction time: when it was believed"), ("tv", "valid time: what it was about")):
+            ui[key] = w.IntSlider(value=getattr(self, key), min=lo, max=hi, description="τt" if key == "tt" else "τv",
+                                  readout=False, continuous_update=False, tooltip=tip, style=wide())
             self._observe(ui[key], lambda _v: self.query(ui["tt"].value, ui["tv"].value))
-        ui["root"] = w.VBox([ui["realisation"],
-                             w.HBox([button("◀ back", self.back), button("next ▶", self.next, style="info")]),
-                             ui["message"], ui["step"], ui["stores"],
+        ui["query"] = w.HTML()
+        moves = [self._button(ui, "first", "« first step", self.first, tooltip="Back to step 1 of the proof."),
+                 self._button(ui, "back", "◀ back", self.back, tooltip="One step back."),
+                 self._button(ui, "next", "next ▶", self.next, style="info", tooltip="One step on.")]
+        ui["root"] = w.VBox([w.HBox([ui["realisation"], self._size_control(ui)], layout=w.Layout(flex_flow="row wrap")),
+                             w.HBox(moves), ui["message"], ui["step"], ui["stores"],
                              w.HTML("<b>The bitemporal plane: what was believed at τt about τv</b>"),
-                             w.HBox([ui["tt"], ui["tv"]]), ui["planes"]])
+                             w.HBox([ui["tt"], ui["tv"], ui["query"]], layout=w.Layout(flex_flow="row wrap")),
+                             ui["planes"], self._session_bar(ui)])
 
-    def _draw(self, ui: dict[str, Any], proof: bool = True) -> None:
+    def _show_position(self) -> None:
+        self._refresh(planes=False)  # the planes show the final stores: a step does not change them
+
+    def _draw(self, ui: dict[str, Any], proof: bool = True, planes: bool = True) -> None:
         if proof:
             ui["realisation"].value = self.realisation.name
             ui["step"].value = self.step_html()
-            ui["stores"].value = self.stores_png()
-        ui["planes"].value = self.planes_png()
+            ui["stores"].value = self.stores_svg()
+        if not planes:
+            return
+        lo, hi = self.slider_range
+        for key in ("tt", "tv"):
+            ui[key].min, ui[key].max = min(lo, getattr(self, key)), max(hi, getattr(self, key))
+            ui[key].value = getattr(self, key)
+        ui["query"].value = f"query: τt = <b>{self.tt}</b>, τv = <b>{self.tv}</b>"
+        ui["planes"].value = self.planes_svg()
 
+    def _idle_disabled(self) -> set[str]:
+        last = len(self.frames) - 1
+        return {k for k, off in (("button:first", self.position == 0), ("button:back", self.position == 0),
+                                 ("button:next", self.position == last)) if off}

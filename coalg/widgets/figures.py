@@ -1,46 +1,84 @@
-"""The explorers' figures: the plots of :mod:`coalg.viz` rendered to PNG bytes for ``Image`` widgets.
+"""The explorers' figures: the plots of :mod:`coalg.viz` rendered to SVG for ``Image`` widgets.
 
-A figure is rendered at construction, so a page that embeds the widget state
-statically (the web book) shows a meaningful picture; the resolution
-(:data:`DPI`) keeps a redraw well under the 150 ms an interactive step may take.
+SVG, with text kept as text: crisp at any size (a projector, a HiDPI screen),
+faster to produce than a raster, and the same bytes on every run.  A figure is
+rendered at construction, so a page that embeds the widget state statically
+(the web book) shows a meaningful picture.
+
+A figure asked for at ``figsize`` inches is drawn on a canvas of that size and
+shown at 96 CSS pixels an inch — at ``scale`` 1.  At a larger ``scale`` (a
+projector) everything on it is shown ``scale`` times larger: text, markers and
+lines.  The figure then takes more of the screen's width, up to
+:data:`MAX_WIDTH`, so its canvas is ``min(width × scale, MAX_WIDTH) / scale``
+inches wide; its canvas keeps its height (rows of nodes keep their spacing) and
+is shown ``scale`` times taller.  Node labels are :data:`coalg.viz.LABEL_SIZE`
+points: 14.7 CSS pixels at ``scale`` 1, the size of body text, and ``scale``
+times that on a projector.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..model import Store
-from ..viz import FONT_SIZE, graph_figsize, plot_store, store_layout
+from ..viz import FONT_SIZE, NOTE_SIZE, graph_figsize, plot_store, store_layout, text_size
 
-__all__ = ["DPI", "name_panel", "render_png", "store_height", "store_png"]
+__all__ = ["MAX_WIDTH", "canvas", "name_panel", "render", "shown_size", "store_height", "store_svg"]
 
-DPI = 72
-"""Resolution of the explorers' images (a redraw must stay well under 150 ms)."""
+MAX_WIDTH = 9.6
+"""The widest figure, in inches at 96 CSS pixels each: 922 px fit a 1024-pixel screen unscaled."""
+
+_SIZE = re.compile(rb'<svg([^>]*?) width="([0-9.]+)pt" height="([0-9.]+)pt"')
 
 
-def render_png(draw: Callable[[Any], Any], figsize: tuple[float, float], *, ncols: int = 1,
-               nrows: int = 1, legend: float = 0.0, left: float = 0.3, wspace: float = 0.25,
-               dpi: int = DPI) -> bytes:
-    """Draw with ``draw(axes)`` on a new figure (no pyplot state) and return the PNG bytes.
+def canvas(figsize: tuple[float, float], scale: float) -> tuple[float, float]:
+    """The size (inches) a figure asked for at ``figsize`` is drawn at, at ``scale`` (see above).
+
+    >>> canvas((7.5, 3.0), 1.0), canvas((7.5, 3.0), 2.0)
+    ((7.5, 3.0), (4.8, 3.0))
+    """
+    return min(figsize[0] * scale, MAX_WIDTH) / scale, figsize[1]
+
+
+def render(draw: Callable[[Any], Any], figsize: tuple[float, float], *, scale: float = 1.0,
+           ncols: int = 1, nrows: int = 1, legend: float = 0.0, left: float = 0.3, bottom: float = 0.55,
+           top: float = 0.35, wspace: float = 0.25, width_ratios: tuple[float, ...] | None = None) -> bytes:
+    """Draw with ``draw(axes)`` on a new figure (no pyplot state) and return SVG bytes.
 
     ``axes`` is one ``Axes`` for a 1×1 grid, else the flat list.  Margins are
-    fixed, in inches (no tight bounding box, which would draw the figure twice):
-    ``left`` for tick labels, ``legend`` on the right for a legend outside the axes.
+    fixed, in inches of the canvas (so they grow with the text at a larger
+    ``scale``): ``left`` for tick labels, ``bottom`` for the axis label (and a
+    legend below it), ``legend`` on the right for a legend outside the axes.
     """
+    import matplotlib
     from matplotlib.figure import Figure
 
-    w, h = figsize
-    fig = Figure(figsize=figsize)
-    grid = fig.subplots(nrows, ncols, squeeze=False)
+    w, h = canvas(figsize, scale)
+    fig = Figure(figsize=(w, h))
+    grid = fig.subplots(nrows, ncols, squeeze=False,
+                        gridspec_kw=None if width_ratios is None else {"width_ratios": list(width_ratios)})
     axes = [ax for row in grid for ax in row]
-    fig.subplots_adjust(left=left / w, right=1 - (legend + 0.15) / w, bottom=0.5 / h, top=1 - 0.3 / h,
-                        wspace=wspace, hspace=0.6 / (h / nrows))
-    draw(axes[0] if len(axes) == 1 else axes)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
-    return buf.getvalue()
+    right = max(0.35, 1 - (legend + 0.15) / w)
+    fig.subplots_adjust(left=min(left / w, right - 0.1), right=right, bottom=min(0.5, bottom / h),
+                        top=max(0.55, 1 - top / h), wspace=wspace, hspace=(bottom + top) / (h / nrows))
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "coalg"}):
+        draw(axes[0] if len(axes) == 1 else axes)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    svg = buf.getvalue()
+    return _SIZE.sub(lambda m: b'<svg%s width="%.1fpt" height="%.1fpt"' % (
+        m.group(1), float(m.group(2)) * scale, float(m.group(3)) * scale), svg, count=1)
+
+
+def shown_size(svg: bytes) -> tuple[float, float]:
+    """The size an SVG figure is shown at, in CSS pixels (``width``/``height`` in points × 4/3)."""
+    m = _SIZE.search(svg)
+    if m is None:
+        raise ValueError("not an SVG figure of this module")
+    return float(m.group(2)) * 4 / 3, float(m.group(3)) * 4 / 3
 
 
 def store_height(store: Store) -> float:
@@ -48,13 +86,21 @@ def store_height(store: Store) -> float:
     return graph_figsize(store_layout(store))[1]
 
 
-def store_png(store: Store, *, highlight: Iterable[Any] = (), labels: Any = "id",
-              width: float = 7.5) -> bytes:
-    """The store graph (:func:`coalg.viz.plot_store`) as PNG bytes, legend on the right."""
-    return render_png(lambda ax: plot_store(store, ax=ax, highlight=list(highlight), labels=labels),
-                      (width, store_height(store)), legend=1.9)
+def store_svg(store: Store, *, highlight: Iterable[Any] = (), labels: Any = "id", width: float = 7.5,
+              scale: float = 1.0, ghosts: Store | None = None, highlight_label: str = "highlighted") -> bytes:
+    """The store graph (:func:`coalg.viz.plot_store`) as SVG; its legend on the right, or below the
+    graph at a projector's scale (where the width is better spent on the graph)."""
+    entries = [f"namespace {n}" for n in store.namespaces()] + [
+        highlight_label, "deleted by the last step", "dangling (no record)", "descendant R⁺"]
+    below = scale >= 1.3
+    rows = -(-(len(store.namespaces()) + 4) // 3)
+    return render(lambda ax: plot_store(store, ax=ax, highlight=list(highlight), labels=labels, ghosts=ghosts,
+                                        highlight_label=highlight_label, legend="below" if below else True),
+                  (width, store_height(store) + (0.3 * rows if below else 0.4)), scale=scale,
+                  legend=0.0 if below else max(text_size(e, NOTE_SIZE)[0] for e in entries) / 72 + 0.55,
+                  bottom=0.55 + (0.3 * rows if below else 0.0))
 
 
 def name_panel(ax: Any, name: str) -> None:
     """Write a panel's name (``s``, ``Ψ(h)``, …) above its top-left corner."""
-    ax.text(0.0, 1.02, name, transform=ax.transAxes, fontsize=FONT_SIZE)
+    ax.text(0.0, 1.02, name, transform=ax.transAxes, fontsize=FONT_SIZE + 1, va="bottom")

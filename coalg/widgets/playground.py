@@ -5,7 +5,8 @@ laws of Definition 3.21 checked call by call (:func:`coalg.laws.check_step`):
 a reader evolves, merges, splits, supersedes, deletes or saves, and the law
 panel says which clauses held on that step — Proposition 5.14 (an evolved merge
 inherits ``merged_from``), Proposition 5.2 (delete breaks ancestry).  Undo,
-redo, replay under another realisation or θ, export and load.
+redo, replay under another realisation or θ, sessions to share.  The front end
+is :mod:`.playground_view`.
 
 >>> pg = DerivationPlayground("meeting notes")
 >>> report = pg.apply("evolve", ids=["id0005"], content="merged, revised")
@@ -21,8 +22,6 @@ True
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,27 +41,26 @@ from ..model import (
     get_realisation,
     loads_store,
     preset,
-    store_from_json,
     store_to_json,
+    theta_to_json,
 )
 from ..model import names as preset_names
+from . import playground_view as view
 from .allocation import next_allocation
 from .base import Explorer, action
-from .controls import (
-    button,
-    figure_image,
-    in_argument_order,
-    ipywidgets,
-    preset_picker,
-    realisation_picker,
-    reverse_box,
-)
-from .figures import store_png
-from .operations import OPERATIONS, letter_for
-from .steps import Step, laws_panel, word_panel
-from .text import esc, output_text, short, theta_text
+from .fields import Fields
+from .operations import letter_for
+from .session import SessionError, loads_session
+from .steps import Step
+from .text import theta_text
 
-__all__ = ["DerivationPlayground"]
+__all__ = ["MAX_WORD", "DerivationPlayground"]
+
+MAX_WORD = 500
+"""The longest word a session file may carry (it is replayed, law checks included, on import)."""
+
+SELECTION = {"ids": [], "reverse": False, "content": "", "type": "", "namespace": ""}
+"""What the reader has chosen but not applied yet: the records (store order), the fields."""
 
 
 class DerivationPlayground(Explorer):
@@ -74,25 +72,33 @@ class DerivationPlayground(Explorer):
         A preset name (:func:`coalg.model.names`) or a store.
     realisation : str
         ``"contextfs"`` (the ContextFS a93035d model) or ``"repaired"``.
+    scale : float
+        Size of text and figures (1 normal, 1.6 for a projector).
 
+    Notes
+    -----
     Behaviour (all callable headlessly): :meth:`apply`, :meth:`undo`,
     :meth:`redo`, :meth:`reset`, :meth:`load_preset`, :meth:`load_json`,
-    :meth:`set_realisation`, :meth:`set_theta`, :meth:`replay`, :meth:`export`.
-    Allocations come from :func:`next_allocation`, so a session is replayable
-    from its exported word.  The realisation and θ in force when a call is made
-    are recorded with it; changing them affects later calls (``replay`` re-runs
-    the whole word under the current choice).
+    :meth:`set_realisation`, :meth:`set_theta`, :meth:`replay`, :meth:`select`,
+    :meth:`session_json` / :meth:`import_session`.  Allocations come from
+    :func:`next_allocation`, so a session replays from its word.  The
+    realisation and θ in force when a call is made are recorded with it;
+    changing them affects later calls (``replay`` re-runs the whole word under
+    the current choice).
     """
 
+    KIND = "playground"
+
     def __init__(self, start: str | Store = "meeting notes", *, realisation: str = "contextfs",
-                 theta: Theta = DEFAULT_THETA) -> None:
-        super().__init__("Pick identifiers and press an operation.")
+                 theta: Theta = DEFAULT_THETA, scale: float = 1.0) -> None:
+        super().__init__("Pick records, then press an operation.", scale=scale)
         self.realisation: Realisation = get_realisation(realisation)
         self.theta = theta
         self.start_name = start if isinstance(start, str) else "custom"
         self.start: Store = preset(start) if isinstance(start, str) else start
         self.steps: list[Step] = []
         self.redo_stack: list[tuple[Call, str, Theta]] = []
+        self.selection: dict[str, Any] = dict(SELECTION)
 
     # ----------------------------------------------------------------- state
     @property
@@ -123,6 +129,7 @@ class DerivationPlayground(Explorer):
             "can_undo": bool(self.steps),
             "can_redo": bool(self.redo_stack),
             "laws": None if last is None else {r.clause: r.status for r in last.report.results},
+            "selection": dict(self.selection),
             "message": self.message,
         }
 
@@ -136,6 +143,18 @@ class DerivationPlayground(Explorer):
         return sorted(ids) + sorted(a.edges - b.edges)
 
     # ----------------------------------------------------------------- actions
+    @action
+    def select(self, **choice: Any) -> bool:
+        """Choose without applying: ``ids`` (store order), ``reverse``, ``content``, ``type``, ``namespace``."""
+        unknown = sorted(set(choice) - set(SELECTION))
+        if unknown:
+            self._say(f"unknown choice {', '.join(unknown)}; known: {', '.join(SELECTION)}.", error=True)
+            return False
+        if "ids" in choice:
+            choice["ids"] = [str(i) for i in choice["ids"] if str(i) in self.store.records]
+        self.selection.update(choice)
+        return True
+
     @action
     def apply(self, kind: str, ids: Sequence[Id] = (), content: str | None = None, *,
               type: str | None = None, namespace: str | None = None,
@@ -152,6 +171,13 @@ class DerivationPlayground(Explorer):
             self._say(letter, error=True)
             return None
         return self._run(Call(letter, self._allocate(letter)), self.realisation, self.theta, clear_redo=True)
+
+    def apply_selection(self, kind: str) -> StepReport | None:
+        """Apply operation ``kind`` to what :attr:`selection` holds (what a button press does)."""
+        sel = self.selection
+        ids = list(sel["ids"])[::-1] if sel["reverse"] else list(sel["ids"])
+        return self.apply(kind, ids if kind != "save" else [], sel["content"] or None,
+                          type=sel["type"] or None, namespace=sel["namespace"] or None)
 
     def _allocate(self, letter: Letter) -> Allocation:
         stores = [self.start] + [st.after for st in self.steps]
@@ -170,7 +196,7 @@ class DerivationPlayground(Explorer):
         if clear_redo:
             self.redo_stack.clear()
         failed = report.failed()
-        self._say(f"{show_call(call)} → {output_text(out)}. "
+        self._say(f"{show_call(call)} → {view.output_sentence(out)}. "
                   + (f"Failed on this step: {', '.join(failed)}." if failed else "No clause failed on this step."))
         self._refresh()
         return report
@@ -197,16 +223,17 @@ class DerivationPlayground(Explorer):
         return self._run(call, get_realisation(name), theta, clear_redo=False) is not None
 
     def _start_from(self, store: Store, name: str, message: str) -> None:
-        """A new session on ``store`` (called ``name``): an empty word, nothing to redo."""
+        """A new session on ``store`` (called ``name``): an empty word, nothing to redo or selected."""
         self.start, self.start_name = store, name
         self.steps.clear()
         self.redo_stack.clear()
+        self.selection = dict(SELECTION)
         self._say(message)
         self._refresh()
 
     @action
     def reset(self) -> None:
-        """Back to the start store, with an empty word."""
+        """Back to the start store, with an empty word and nothing selected."""
         self._start_from(self.start, self.start_name, "back to the start store.")
 
     @action
@@ -221,15 +248,13 @@ class DerivationPlayground(Explorer):
 
     @action
     def load_json(self, text: str | bytes) -> bool:
-        """Load a store from JSON text (a ``coalg-store`` document, or an export of this playground)."""
+        """Load a ``coalg-store`` document (a new start, empty word), or a session of this playground."""
         try:
             if isinstance(text, bytes | bytearray | memoryview):
                 text = bytes(text).decode("utf-8")
-            obj = json.loads(text)
-            if isinstance(obj, dict) and obj.get("format") == "coalg-playground":
-                store = store_from_json(obj["store"])
-            else:
-                store = loads_store(text)
+            if '"coalg-explorer-session"' in text[:4096]:
+                return bool(self.import_session(text))
+            store = loads_store(text, source="the pasted JSON")
         except (CoalgError, ValueError, TypeError, UnicodeDecodeError) as e:
             self._say(f"could not load that JSON: {e}", error=True)
             return False
@@ -272,103 +297,74 @@ class DerivationPlayground(Explorer):
         self._refresh()
         return not refused
 
-    def export(self) -> dict[str, Any]:
-        """The session as JSON-ready data: start store, word (calls with allocations), steps, final store."""
+    # ----------------------------------------------------------------- sessions
+    def _session_state(self) -> dict[str, Any]:
+        def run(call: Call, realisation: str, theta: Theta) -> dict[str, Any]:
+            return {"call": call_to_json(call), "realisation": realisation, "theta": theta_to_json(theta)}
+
         return {
-            "format": "coalg-playground",
-            "version": 1,
+            "start_name": self.start_name,
             "start": store_to_json(self.start),
-            "word": [call_to_json(c) for c in self.word],
-            "steps": [st.to_json() for st in self.steps],
-            "store": store_to_json(self.store),
+            "word": [run(st.call, st.realisation, st.theta) for st in self.steps],
+            "redo": [run(*r) for r in self.redo_stack],
+            "realisation": self.realisation.name,
+            "theta": theta_to_json(self.theta),
+            "selection": dict(self.selection),
         }
 
-    def export_json(self) -> str:
-        """:meth:`export` as JSON text."""
-        return json.dumps(self.export(), ensure_ascii=False, indent=1, sort_keys=True)
+    def _restore(self, state: dict[str, Any], source: str) -> str:
+        f = Fields(state, source=source)
+        f.only("start_name", "start", "word", "redo", "realisation", "theta", "selection")
+        start = f.store("start")
+        runs = []
+        for key in ("word", "redo"):
+            items = f.items(key, max_len=MAX_WORD)
+            runs.append([(r.call("call"), r.text("realisation", choices=("contextfs", "repaired")),
+                          r.theta("theta")) for r in items])
+        sel = f.sub("selection")
+        sel.only(*SELECTION)
+        selection = {"ids": sel.texts("ids"), "reverse": sel.flag("reverse"), "content": sel.text("content"),
+                     "type": sel.text("type"), "namespace": sel.text("namespace")}
+        steps: list[Step] = []
+        for k, (call, name, theta) in enumerate(runs[0]):
+            before = steps[-1].after if steps else start
+            realisation = get_realisation(name)
+            out, after = realisation.step(before, call.letter, call.allocation, theta=theta, faults=call.faults)
+            if isinstance(out, Err):
+                raise SessionError(f"{name} refuses this call: {out.reason}", source=source,
+                                   field=f"state.word[{k}]")
+            steps.append(Step(call, name, theta, out, before, after,
+                              check_step(realisation, before, call, out, after, theta=theta)))
+        self.start, self.start_name = start, f.text("start_name", max_len=200)
+        self.steps, self.redo_stack = steps, list(runs[1])
+        self.realisation = get_realisation(f.text("realisation", choices=("contextfs", "repaired")))
+        self.theta = f.theta("theta")
+        self.selection = selection | {"ids": [i for i in selection["ids"] if i in self.store.records]}
+        return f"{self.start_name}, {len(steps)} call(s) on {self.realisation.name}."
+
+    def export(self) -> dict[str, Any]:
+        """The session as data: what :meth:`session_json` writes, parsed."""
+        return loads_session(self.session_json(), kind=self.KIND)
 
     # ----------------------------------------------------------------- views
-    def figure_png(self) -> bytes:
-        """The current store graph, what the last step made highlighted (PNG)."""
-        return store_png(self.store, highlight=self.highlight())
+    def figure_svg(self) -> bytes:
+        """The current store graph, what the last step made highlighted, a deleted record as a ghost."""
+        return view.graph(self)
 
     def laws_html(self) -> str:
         """The law panel: which clauses held on the last step, with the witness of a failure."""
-        return laws_panel(self.last)
+        return view.laws(self.last)
 
     def word_html(self) -> str:
         """The word so far: one call per line with its output and realisation."""
-        return word_panel(self.start_name, self.steps)
+        return view.word(self.start_name, self.steps)
+
+    def _idle_disabled(self) -> set[str]:
+        return {k for k, off in (("button:undo", not self.steps), ("button:redo", not self.redo_stack),
+                                 ("button:replay", not self.steps)) if off}
 
     def _build(self, ui: dict[str, Any]) -> None:
-        w = ipywidgets()
-        ui["message"] = w.HTML()
-        ui["preset"] = preset_picker(self.start_name)
-        self._observe(ui["preset"], lambda v: self.load_preset(v) if v else None)
-        ui["json"] = w.Textarea(placeholder='paste a coalg-store JSON document here', layout=w.Layout(width="40%"))
-        ui["upload"] = w.FileUpload(accept=".json", multiple=False, description="upload JSON")
-        ui["upload"].observe(self._on_upload, names="value")
-        load = button("load JSON", lambda: self.load_json(ui["json"].value))
-        ui["realisation"] = realisation_picker(self.realisation.name)
-        self._observe(ui["realisation"], self.set_realisation)
-        ui["types"] = w.Text(placeholder="e.g. decision, fact", description="θ types first")
-        ui["descending"] = w.Checkbox(value=False, description="θ descending")
-        set_theta = button("set θ", lambda: self.set_theta(ui["types"].value, ui["descending"].value))
-        ui["ids"] = w.SelectMultiple(options=[], rows=7, description="records")
-        ui["reverse"] = reverse_box()
-        ui["content"] = w.Text(placeholder="new content (split: parts separated by |)", description="content")
-        ui["type"] = w.Text(value="", placeholder="type (save, merge)", description="type")
-        ui["namespace"] = w.Text(value="", placeholder="namespace (save)", description="namespace")
-        ops = [button(k.replace("_", " "), functools.partial(self._click, ui, k), style="info") for k in OPERATIONS]
-        for b, k in zip(ops, OPERATIONS):
-            b.add_class(f"coalg-op-{k}")
-        history = [button("undo", self.undo), button("redo", self.redo), button("reset", self.reset),
-                   button("replay word here", self.replay), button("export", lambda: self._export_clicked(ui))]
-        ui["export"] = w.Textarea(layout=w.Layout(width="100%", height="8em"), placeholder="export appears here")
-        ui["graph"] = figure_image()
-        ui["graph"].add_class("coalg-graph")
-        ui["laws"] = w.HTML()
-        ui["word"] = w.HTML()
-        ui["theta"] = w.HTML()
-        ui["root"] = w.VBox([
-            w.HBox([ui["preset"], ui["upload"]]),
-            w.HBox([ui["json"], load]),
-            ui["realisation"],
-            w.HBox([ui["types"], ui["descending"], set_theta, ui["theta"]]),
-            w.HBox([ui["ids"], w.VBox([ui["content"], ui["type"], ui["namespace"], ui["reverse"]])]),
-            w.HBox(ops),
-            w.HBox(history),
-            ui["message"],
-            ui["graph"],
-            w.HBox([w.VBox([ui["laws"]], layout=w.Layout(width="62%")),
-                    w.VBox([ui["word"]], layout=w.Layout(width="38%"))]),
-            ui["export"],
-        ])
-
-    def _click(self, ui: dict[str, Any], kind: str) -> None:
-        ids = in_argument_order(ui["ids"], ui["reverse"])
-        self.apply(kind, ids if kind != "save" else [], ui["content"].value,
-                   type=ui["type"].value or None, namespace=ui["namespace"].value or None)
-
-    def _export_clicked(self, ui: dict[str, Any]) -> None:
-        ui["export"].value = self.export_json()
-        self._say("exported the word and the store as JSON (below).")
-
-    def _on_upload(self, change: dict[str, Any]) -> None:
-        files = change.get("new") or ()
-        if not files:
-            return
-        f = files[0] if isinstance(files, (list, tuple)) else next(iter(files.values()))
-        self.load_json(bytes(f["content"]))
+        view.build(self, ui)
 
     def _draw(self, ui: dict[str, Any]) -> None:
-        s = self.store
-        keep = [i for i in ui["ids"].value if i in s.records]  # the selection survives a step
-        ui["ids"].options = [(f"{i}  {short(r.content, 30)} ({r.namespace})", i) for i, r in s.records.items()]
-        ui["ids"].value = tuple(keep)
-        ui["realisation"].value = self.realisation.name
-        ui["theta"].value = f"<span style='color:#555'>{esc(theta_text(self.theta))}</span>"
-        ui["graph"].value = self.figure_png()
-        ui["laws"].value = self.laws_html()
-        ui["word"].value = self.word_html()
-
+        view.draw(self, ui)

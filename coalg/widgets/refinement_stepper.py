@@ -14,18 +14,18 @@ two stores are compared up to allocation (s ≈ t): merging twice against once
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..bisim import allocation_blind_witness, distinguish, refinement_rounds
-from ..model import Id, Merge, Store, preset, refinement_example, run
+from ..model import Id, Merge, Store, preset, refinement_example, run, store_to_json
 from ..model import names as preset_names
-from ..viz import ADDED, REMOVED, plot_refinement, plot_store
+from ..viz import ADDED, plot_refinement, plot_store
 from .base import action
-from .controls import button, figure_image, ipywidgets
-from .figures import name_panel, render_png, store_height
+from .controls import figure_image, ipywidgets, wide
+from .fields import Fields
+from .figures import MAX_WIDTH, canvas, name_panel, render, store_height
 from .stepping import Stepper
-from .text import esc
+from .text import esc, html_table, short
 
 __all__ = ["RefinementStepper"]
 
@@ -39,7 +39,7 @@ def _comparisons() -> dict[str, tuple[Store, Store, str]]:
     return {
         "merge once vs twice (5.24)": (once, twice, "Proposition 5.24: ≈ although not equal"),
         "merge a,b vs b,a (5.25)": (once, ba, "Proposition 5.25: the argument order is observable"),
-        "meeting notes vs lineage": (preset("meeting notes"), preset("lineage"), "two unrelated stores"),
+        "meeting notes vs lineage": (preset("meeting notes"), preset("lineage"), "Two unrelated stores"),
     }
 
 
@@ -61,8 +61,11 @@ class RefinementStepper(Stepper):
     AT_FIRST = "this is round 0."
     AT_LAST = "the partition is stable: no further round splits a block."
 
-    def __init__(self, start: str | Store = "refinement example", comparison: str = "merge a,b vs b,a (5.25)") -> None:
-        super().__init__("Step through the rounds.")
+    KIND = "refinement"
+
+    def __init__(self, start: str | Store = "refinement example", comparison: str = "merge a,b vs b,a (5.25)", *,
+                 scale: float = 1.0) -> None:
+        super().__init__("Step through the rounds.", scale=scale)
         self.comparisons = _comparisons()
         self.pair_name = comparison if comparison in self.comparisons else next(iter(self.comparisons))
         self.witness: dict[str, Any] | None = None
@@ -153,8 +156,8 @@ class RefinementStepper(Stepper):
             if first.get("against"):
                 (right if first["side"] == "left" else left).append(first["against"])
             self.pair_highlight = (left, right)
-            self._say(f"{name}: not ≈ — {first['side']} identifier {first['id']} has no partner"
-                      + (f" ({first.get('reason')})" if first.get("reason") else "") + f". {note}.")
+            self._say(f"{name}: not ≈ — {'s' if first['side'] == 'left' else 't'}'s {first['id']} has no partner. "
+                      f"{note}.")
         self._refresh()
         return True
 
@@ -173,51 +176,104 @@ class RefinementStepper(Stepper):
         self._say(f"{i} and {j} differ after the path {' · '.join(w.path) or '(empty)'}: {w.reason}")
         return w.to_json()
 
-    def round_png(self) -> bytes:
-        """The store graph coloured by the blocks of the round shown (PNG)."""
-        return render_png(lambda ax: plot_refinement(self.store, axes=[ax], rounds=self.rounds,
-                                                     which=[self.round]), (6.5, store_height(self.store)))
+    # ----------------------------------------------------------------- sessions
+    def _session_state(self) -> dict[str, Any]:
+        return {"store_name": self.store_name,
+                "store": store_to_json(self.store) if self.store_name == "custom" else None,
+                "round": self.round, "comparison": self.pair_name}
 
-    def pair_png(self) -> bytes:
-        """The two stores compared, side by side, the witness highlighted (PNG)."""
+    def _restore(self, state: dict[str, Any], source: str) -> str:
+        f = Fields(state, source=source)
+        f.only("store_name", "store", "round", "comparison")
+        name = f.text("store_name", choices=(*self.STORES, "custom"))
+        start: str | Store = f.store("store") if name == "custom" else name
+        pair = f.text("comparison", choices=tuple(self.comparisons))
+        trial = RefinementStepper(start, pair)
+        k = f.integer("round", 0, len(trial.rounds) - 1)
+        self._store_from(start)
+        self.position = k
+        self.compare(pair)
+        return f"{self.store_name}, round {k}; {pair}."
+
+    # ----------------------------------------------------------------- views
+    def round_svg(self) -> bytes:
+        """The store graph coloured by the blocks of the round shown, with a legend of the blocks."""
+        return render(lambda ax: plot_refinement(self.store, axes=[ax], rounds=self.rounds, which=[self.round]),
+                      (7.5, store_height(self.store) + 0.3), legend=1.4, scale=self.scale)
+
+    def verdict_html(self) -> str:
+        """The comparison in sentences, with the contents of the records that have no partner."""
+        s, t, note = self.comparisons[self.pair_name]
+        wit = self.witness
+        if wit is None:
+            return (f"<div><b style='color:{ADDED}'>s ≈ t</b>: every identifier of s has a partner in t that "
+                    f"behaves the same up to allocation, and back. {esc(note)}.</div>")
+        first = wit["first"]
+        rec = (s if first["side"] == "left" else t).records.get(first["id"])
+        why = first.get("reason") or "no identifier on the other side behaves the same"
+        rows = [[f"<code>{esc(i)}</code>", _content(s, i), _content(t, i)]
+                for i in sorted(set(wit["unmatched_left"]) | set(wit["unmatched_right"]))[:8]]
+        table = html_table(rows, header=["identifier", "in s", "in t"])
+        return (f"<div><b>s ≉ t</b> — {esc(note)}. Refinement finds no partner for "
+                f"{'s' if first['side'] == 'left' else 't'}'s <code>{esc(first['id'])}</code>"
+                + (f" (“{esc(short(rec.content, 40))}”)" if rec else "") + f": {esc(why)}.</div>"
+                f"<div>The records without a partner:</div>{table}")
+
+    def pair_svg(self) -> bytes:
+        """The two stores compared, side by side, the records without a partner highlighted."""
         s, t, _ = self.comparisons[self.pair_name]
         hl, hr = self.pair_highlight
-        h = max(store_height(x) for x in (s, t))
+        h = max(store_height(x) for x in (s, t)) + 0.3
 
         def draw(axes: list[Any]) -> None:
             for ax, st, hi, name in zip(axes, (s, t), (hl, hr), ("s", "t")):
-                plot_store(st, ax=ax, highlight=hi, legend=False)
+                plot_store(st, ax=ax, highlight=hi, legend=False,
+                           labels=lambda i, st=st: f"{i}: {short(st.records[i].content, 14)}" if i in st.records else i)
                 name_panel(ax, name)
 
-        return render_png(draw, (10.0, h), ncols=2)
+        if canvas((MAX_WIDTH, h), self.scale)[0] / 2 >= 3.6:
+            return render(draw, (9.6, h), ncols=2, scale=self.scale, wspace=0.1, left=0.2)
+        return render(draw, (9.6, 2 * h + 0.3), nrows=2, scale=self.scale, left=0.2)  # s above t on a projector
 
     def _build(self, ui: dict[str, Any]) -> None:
         w = ipywidgets()
         ui["message"] = w.HTML()
         ui["store"] = w.Dropdown(options=list(self.STORES), value=self.store_name if self.store_name in self.STORES
-                                 else None, description="store")
+                                 else None, description="store", style=wide(),
+                                 tooltip="The store whose identifiers are refined into blocks.")
         self._observe(ui["store"], lambda v: self.set_store(v) if v else None)
         ui["round"] = w.HTML()
         ui["figure"] = figure_image()
-        ui["pair"] = w.Dropdown(options=list(self.comparisons), value=self.pair_name, description="compare")
+        ui["pair"] = w.Dropdown(options=list(self.comparisons), value=self.pair_name, description="compare",
+                                style=wide(), tooltip="Two stores to compare up to allocation (Definition 5.23).")
         self._observe(ui["pair"], self.compare)
         ui["pair_figure"] = figure_image()
         ui["verdict"] = w.HTML()
-        ui["root"] = w.VBox([ui["store"],
-                             w.HBox([button("◀ round", self.previous_round),
-                                     button("round ▶", self.next_round, style="info"), ui["round"]]),
+        moves = [self._button(ui, "first", "« round 0", lambda: self.set_round(0), tooltip="Back to round 0."),
+                 self._button(ui, "back", "◀ round", self.previous_round, tooltip="One round back."),
+                 self._button(ui, "next", "round ▶", self.next_round, style="info",
+                              tooltip="Refine once more: split blocks by where their edges lead.")]
+        ui["root"] = w.VBox([w.HBox([ui["store"], self._size_control(ui)], layout=w.Layout(flex_flow="row wrap")),
+                             w.HBox([*moves, ui["round"]]),
                              ui["message"], ui["figure"],
                              w.HTML("<b>Allocation-blind comparison (Definition 5.23)</b>"),
-                             ui["pair"], ui["verdict"], ui["pair_figure"]])
+                             ui["pair"], ui["verdict"], ui["pair_figure"], self._session_bar(ui)])
 
     def _draw(self, ui: dict[str, Any], compare: bool = True) -> None:
+        ui["store"].value = self.store_name if self.store_name in self.STORES else None
         ui["round"].value = f"round {self.round} of {len(self.rounds) - 1}"
-        ui["figure"].value = self.round_png()
+        ui["figure"].value = self.round_svg()
         if compare:
-            wit = self.witness
-            ui["verdict"].value = (f"<b style='color:{ADDED}'>s ≈ t</b>" if wit is None else
-                                   f"<b style='color:{REMOVED}'>s ≉ t</b> <code style='font-size:85%'>"
-                                   f"{esc(json.dumps(wit, ensure_ascii=False)[:400])}</code>")
-            ui["pair_figure"].value = self.pair_png()
+            ui["pair"].value = self.pair_name
+            ui["verdict"].value = self.verdict_html()
+            ui["pair_figure"].value = self.pair_svg()
+
+    def _idle_disabled(self) -> set[str]:
+        last = len(self.rounds) - 1
+        return {k for k, off in (("button:first", self.round == 0), ("button:back", self.round == 0),
+                                 ("button:next", self.round == last)) if off}
 
 
+def _content(s: Store, i: Id) -> str:
+    r = s.records.get(i)
+    return "—" if r is None else f"“{esc(short(r.content, 48))}” ({esc(r.type)}, {esc(r.namespace)})"

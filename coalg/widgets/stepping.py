@@ -27,8 +27,8 @@ class Stepper(Explorer):
     AT_LAST = "this is the last step."
     """What :meth:`forward` says at the last position."""
 
-    def __init__(self, message: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, message: str = "", *, scale: float = 1.0) -> None:
+        super().__init__(message, scale=scale)
         self.position = 0
 
     # ----------------------------------------------------------------- what a subclass says

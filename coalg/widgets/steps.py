@@ -8,7 +8,6 @@ shows which clauses held on a step; :func:`word_panel` lists the word so far.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 from ..laws import TITLES, StepReport, show_call
 from ..model import Call, Output, Store, Theta, call_to_json, output_to_json
 from ..viz import ADDED, NEUTRAL, REMOVED
-from .text import esc, html_table, output_text, short
+from .text import data_html, esc, html_table, output_text, short
 
 __all__ = ["Step", "laws_panel", "word_panel"]
 
@@ -48,7 +47,7 @@ def laws_panel(step: Step | None) -> str:
             "failed": f"<b style='color:{REMOVED}'>✗ failed</b>", "n/a": f"<span style='color:{NEUTRAL}'>– n/a</span>"}
     rows = [[f"<b>{r.clause}</b> {esc(TITLES[r.clause])}", mark[r.status], esc(r.explanation)
              + ("" if not r.witness or r.status != "failed" else
-                f"<br><code style='font-size:85%'>{esc(json.dumps(r.witness, ensure_ascii=False)[:400])}</code>")]
+                f"<details><summary>the witness</summary>{data_html(r.witness)}</details>")]
             for r in step.report.results]
     return (f"<div><b>Laws on the last step</b> — {esc(show_call(step.call))} on {step.realisation}</div>"
             + html_table(rows))

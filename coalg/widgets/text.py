@@ -12,12 +12,12 @@ the store coalgebra answers (§3.3).  Every explorer shows them the same way.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Sequence
+from typing import Any
 
-from ..model import Created, Err, Output, Theta, output_to_json
+from ..model import Created, Err, Flag, Found, Output, Theta, Wrote
 
-__all__ = ["esc", "html_table", "message_html", "output_text", "short", "theta_text"]
+__all__ = ["data_html", "esc", "html_table", "message_html", "output_text", "short", "theta_text"]
 
 
 def esc(x: object) -> str:
@@ -43,12 +43,46 @@ def theta_text(theta: Theta) -> str:
 
 
 def output_text(o: Output) -> str:
-    """An output in a few words: ``err: <reason>``, ``created <ids>``, or its JSON."""
+    """An output in a few words.
+
+    >>> from coalg.model import Nothing
+    >>> output_text(Flag(True)), output_text(Nothing())
+    ('deleted: true', 'nothing found (⊥)')
+    """
     if isinstance(o, Err):
         return f"err: {o.reason}"
     if isinstance(o, Created):
         return "created " + ", ".join(o.ids)
-    return json.dumps(output_to_json(o), ensure_ascii=False)
+    if isinstance(o, Found):
+        return f"found {o.id}: {short(o.record.content, 40)!r}"
+    if isinstance(o, Wrote):
+        return "wrote " + (", ".join(f"{e.source} {e.relation.value} {e.target}" for e in o.edges) or "no edge")
+    if isinstance(o, Flag):
+        return f"deleted: {'true' if o.value else 'false'}"
+    return "nothing found (⊥)"
+
+
+def data_html(x: Any, depth: int = 0) -> str:
+    """JSON-like data as the reader reads it: nested lists of ``key: value`` lines (HTML), never raw JSON.
+
+    >>> print(data_html({"id": "a", "path": ["x", "y"]}))
+    <ul style='margin:0;padding-left:1.2em'><li><b>id</b>: a</li><li><b>path</b>: x · y</li></ul>
+    """
+    if isinstance(x, dict):
+        if not x:
+            return "(none)"
+        items = "".join(f"<li><b>{esc(k)}</b>: {data_html(v, depth + 1)}</li>" for k, v in x.items())
+        return f"<ul style='margin:0;padding-left:1.2em'>{items}</ul>"
+    if isinstance(x, list | tuple):
+        if all(not isinstance(v, dict | list | tuple) for v in x):
+            return " · ".join(esc(short(str(v), 80)) for v in x) or "(none)"
+        return "<ol style='margin:0;padding-left:1.4em'>" + "".join(
+            f"<li>{data_html(v, depth + 1)}</li>" for v in x) + "</ol>"
+    if x is None:
+        return "–"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    return esc(short(str(x), 200))
 
 
 def html_table(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None) -> str:

@@ -115,7 +115,7 @@ def test_seeds_agree_with_the_model_except_what_the_package_decides(cfs) -> None
     real, model = start_of(cfs.RUNTIME, SEEDS[3]).store, start_of(CONTEXTFS, SEEDS[3]).store
     assert real.edges == model.edges and real.dom() == model.dom()
     merged = real.records["id0003"]
-    assert merged.summary == "Merged from 2 memories" and model.records["id0003"].summary is None
+    assert merged.summary == model.records["id0003"].summary == "Merged from 2 memories"
     assert merged.metadata["merged_from"] == ("id0001", "id0002") and merged.created_at == 3
 
 

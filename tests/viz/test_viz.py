@@ -155,3 +155,7 @@ def test_benchmark_plot_one_line_per_peer_and_input() -> None:
     ax = plot_benchmark({"bisim": rows}, input_names=["chain", "random"])
     assert len(ax.lines) == 4 and ax.get_xscale() == "log" and ax.get_yscale() == "log"
     assert ax.get_legend().get_texts()[0].get_text() == "ours: chain"
+    fig = ax.figure
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent(fig.canvas.get_renderer())
+    assert legend.x0 >= ax.get_window_extent().x1  # beside the data, never over it (Appendix E)

@@ -1,0 +1,241 @@
+"""A layer as a realisation: the step function α(s)(a, ξ) of a black box, run by replaying words.
+
+The law predicates of :mod:`coalg.laws` take a
+:class:`~coalg.model.Realisation` and a transition, and some of them step
+the realisation again from *other* stores: L4(i) from the namespace's
+restriction π_ν(s), L4(ii) from stores that agree with s on ν, S2 from the
+named records alone.  :class:`BlackBox` gives them that step function for a
+layer the kit can only drive through the protocol:
+
+* every store the layer has shown is **registered** with the word (the calls
+  from a fresh layer) that produced it; a step from a registered store
+  replays that word on a fresh layer -- or continues a live layer parked
+  there (:attr:`BlackBox.live_limit` of them are kept) -- then makes the call;
+* a store the predicates ask for that was never shown is **constructed** from
+  the word of the store being judged (:attr:`BlackBox.context`): the calls
+  that touch only its records, with a fresh save's record replaced where the
+  asked store has another one; or, for a store without edges, fresh saves of
+  its records.  It is used only when replaying that word shows exactly the
+  asked store (fields the protocol cannot carry -- summaries, clock readings,
+  a valid time without the capability -- set aside).  Otherwise the step
+  raises :class:`Unconstructible`, and the case is not judged (counted in
+  :attr:`BlackBox.skipped`);
+* replaying a word must show the store it showed before: a layer that is not
+  deterministic up to the names of its identifiers raises
+  :class:`Nondeterministic`.
+
+Every call's θ is ignored (a layer has no θ: its undeclared orders are
+looked for across interpreters, :mod:`coalg.conformance.order`), and no edge
+write can be made to fail from outside: the black box reads the laws
+fault-free.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import CoalgError
+from ..model import (
+    DEFAULT_THETA,
+    Allocation,
+    Call,
+    Err,
+    Id,
+    Letter,
+    Output,
+    Realisation,
+    Record,
+    Save,
+    Store,
+    Theta,
+    creates,
+    named,
+)
+from .protocol import Capabilities
+from .session import PrefixNote, Session
+
+__all__ = ["BlackBox", "Nondeterministic", "Path", "Unconstructible", "project"]
+
+
+class Unconstructible(Exception):
+    """The store a predicate asked for cannot be built through the protocol."""
+
+
+class Nondeterministic(CoalgError):
+    """Replaying the same word on a fresh layer showed another store."""
+
+    def __init__(self, calls: tuple[Call, ...], expected: Store, got: Store) -> None:
+        super().__init__("the same word, run twice on fresh layers, showed different stores")
+        self.calls, self.expected, self.got = calls, expected, got
+
+
+@dataclass(frozen=True)
+class Path:
+    """A word from a fresh layer, with the identifiers each call created (empty for a refusal)."""
+
+    calls: tuple[Call, ...] = ()
+    created: tuple[tuple[Id, ...], ...] = ()
+
+    def then(self, call: Call, created: tuple[Id, ...]) -> Path:
+        return Path(self.calls + (call,), self.created + (created,))
+
+
+def project(s: Store, valid_time: bool) -> Store:
+    """``s`` with only what the protocol carries: no summaries or clock readings (no valid time without it)."""
+    def bare(r: Record) -> bool:
+        return r.summary is None and r.created_at is None and r.updated_at is None \
+            and (valid_time or r.valid_time is None)
+
+    if all(bare(r) for r in s.records.values()):
+        return s
+    return Store.of({i: Record(r.content, type=r.type, namespace=r.namespace, tags=r.tags, metadata=r.metadata,
+                               valid_time=r.valid_time if valid_time else None)
+                     for i, r in s.records.items()}, s.edges)
+
+
+def _letter_record(r: Record) -> Record:
+    return Record(r.content, type=r.type, namespace=r.namespace, tags=r.tags, metadata=r.metadata,
+                  valid_time=r.valid_time)
+
+
+class BlackBox:
+    """A layer's factory as a :class:`~coalg.model.Realisation` (:attr:`realisation`)."""
+
+    live_limit = 8
+
+    def __init__(self, factory: Callable[[], Any], caps: Capabilities, name: str = "layer") -> None:
+        self.factory, self.caps = factory, caps
+        self.registry: dict[Store, Path] = {}
+        self.context: tuple[Path, Store] | None = None
+        self.lenient = False
+        self.skipped = 0
+        self.sessions = 0
+        self.calls = 0
+        self.trace: list[tuple[Path, Call]] = []
+        self.messages: dict[tuple[Store, Call], str] = {}
+        self.notes: dict[tuple[Store, Call], PrefixNote] = {}
+        self._live: OrderedDict[Store, Session] = OrderedDict()
+        self._cache: dict[tuple[Store, Call], tuple[Output, Store]] = {}
+        self._failed: set[Store] = set()
+        first = self._session()
+        self.fresh = first.store
+        self.registry[self.fresh] = Path()
+        self._park(first)
+        self.realisation = Realisation(
+            name, self._step, f"the memory layer {name}, driven through the protocol",
+            declares_valid_time=caps.has("valid_time"), edge_faults=False)
+
+    # -- sessions ---------------------------------------------------------------------
+    def _session(self) -> Session:
+        self.sessions += 1
+        return Session(self.factory, self.caps)
+
+    def _park(self, sess: Session) -> None:
+        old = self._live.pop(sess.store, None)
+        if old is not None and old is not sess:
+            old.close()
+        self._live[sess.store] = sess
+        while len(self._live) > self.live_limit:
+            _, gone = self._live.popitem(last=False)
+            gone.close()
+
+    def _run(self, calls: tuple[Call, ...]) -> Session:
+        sess = self._session()
+        for c in calls:
+            sess.apply(c)
+            self.calls += 1
+        return sess
+
+    def _at(self, key: Store, path: Path) -> Session:
+        sess = self._live.pop(key, None)
+        if sess is not None:
+            return sess
+        sess = self._run(path.calls)
+        if sess.store != key:
+            sess.close()
+            raise Nondeterministic(path.calls, key, sess.store)
+        return sess
+
+    @staticmethod
+    def path_of(sess: Session) -> Path:
+        return Path(tuple(sess.calls), tuple(sess.created))
+
+    # -- the step function --------------------------------------------------------------
+    def _step(self, s: Store, a: Letter, xi: Allocation = Allocation(), *, theta: Theta = DEFAULT_THETA,
+              faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
+        call = Call(a, xi, faults)
+        key = project(s, self.caps.has("valid_time"))
+        hit = self._cache.get((key, call))
+        if hit is not None:
+            self.trace.append((self.registry.get(key, Path()), call))
+            return hit
+        try:
+            path = self.registry.get(key) or self._construct(key)
+        except Unconstructible:
+            if not self.lenient:
+                raise
+            self.skipped += 1
+            return Err("the protocol cannot build this store"), s
+        sess = self._at(key, path)
+        path = self.path_of(sess)
+        out = sess.apply(call)
+        self.calls += 1
+        after = sess.store
+        self.registry.setdefault(after, path.then(call, sess.created[-1]))
+        if sess.messages[-1] is not None:
+            self.messages[(key, call)] = sess.messages[-1]
+        note = sess.notes[-1]
+        if note is not None:
+            self.notes[(key, call)] = note
+        self._cache[(key, call)] = (out, after)
+        self.trace.append((path, call))
+        self._park(sess)
+        return out, after
+
+    # -- stores the predicates ask for --------------------------------------------------
+    def _subword(self, path: Path, at: Store, target: Store) -> tuple[Call, ...]:
+        keep = []
+        dom = target.dom()
+        for c, made in zip(path.calls, path.created):
+            a = c.letter
+            if creates(a) and not made:
+                continue  # a refused call: it changed nothing
+            if not (set(named(a)) | set(made)) <= dom:
+                continue
+            if isinstance(a, Save) and made[0] in at.records and target.records[made[0]] != at.records[made[0]]:
+                c = Call(Save(_letter_record(target.records[made[0]])), c.allocation)
+            keep.append(c)
+        return tuple(keep)
+
+    def _construct(self, target: Store) -> Path:
+        if target in self._failed:
+            raise Unconstructible
+        candidates = []
+        if self.context is not None:
+            candidates.append(self._subword(*self.context, target))
+        if not target.edges:
+            candidates.append(tuple(Call(Save(_letter_record(r)), Allocation((i,), 0))
+                                    for i, r in sorted(target.records.items())))
+        for calls in dict.fromkeys(candidates):
+            sess = self._run(calls)
+            path = self.path_of(sess)
+            self.registry.setdefault(sess.store, path)
+            if sess.store == target:
+                self._park(sess)
+                return path
+            sess.close()
+        self._failed.add(target)
+        raise Unconstructible
+
+    def release(self) -> None:
+        """Close every live layer and forget every store (the realisation may outlive the check)."""
+        for sess in self._live.values():
+            sess.close()
+        self._live.clear()
+        self._cache.clear()
+        self.registry.clear()
+        self._failed.clear()
+        self.trace.clear()

@@ -1,0 +1,125 @@
+"""Two runs of the same word compared up to renaming: what differs, in one sentence.
+
+L5 compares what a layer shows for one word in two interpreters, or for a
+word and the same word with independent saves in another order.  Runs are
+compared as JSON observations -- per call its output, at the end the store
+(:func:`observe`) -- after renaming the second run's identifiers into the
+first's (:func:`rename_store`).  :func:`difference` says where they part.
+
+>>> from coalg.model import Record, Store
+>>> a = Store.of({"x": Record("m", type="fact")})
+>>> b = Store.of({"x": Record("m", type="decision")})
+>>> difference({"outputs": [], "after": store_to_json(a)}, {"outputs": [], "after": store_to_json(b)},
+...            "first", "second")[0]
+'the record x has type fact in the first run and decision in the second'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..model import (
+    META_KEYS,
+    Created,
+    Edge,
+    Found,
+    FrozenMap,
+    Id,
+    Output,
+    Record,
+    Store,
+    Wrote,
+    output_to_json,
+    store_to_json,
+)
+
+__all__ = ["difference", "digest", "observe", "rename_output", "rename_store", "store_to_json"]
+
+_KEYS = tuple(sorted(META_KEYS.values()))
+
+
+def _record(r: Record, f: Callable[[Id], Id]) -> Record:
+    d = dict(r.metadata)
+    for k in _KEYS:
+        v = d.get(k)
+        if isinstance(v, str):
+            d[k] = f(v)
+        elif isinstance(v, tuple):
+            d[k] = tuple(sorted(f(x) for x in v if isinstance(x, str)))
+    return r.evolve(metadata=FrozenMap(d))
+
+
+def rename_store(s: Store, f: Callable[[Id], Id]) -> Store:
+    """``s`` with every identifier ``i`` renamed ``f(i)`` (records, edge endpoints, ancestry metadata).
+
+    Lists of parents are sorted again after renaming: the kit reads them as sets.
+    """
+    return Store.of({f(i): _record(r, f) for i, r in s.records.items()},
+                    [Edge(f(e.source), e.relation, f(e.target)) for e in s.edges])
+
+
+def rename_output(o: Output, f: Callable[[Id], Id]) -> Output:
+    """An output with every identifier ``i`` renamed ``f(i)``."""
+    if isinstance(o, Created):
+        return Created(tuple((f(i), _record(r, f)) for i, r in o.items))
+    if isinstance(o, Found):
+        return Found(f(o.id), _record(o.record, f))
+    if isinstance(o, Wrote):
+        return Wrote(tuple(Edge(f(e.source), e.relation, f(e.target)) for e in o.edges))
+    return o
+
+
+def observe(outputs: Sequence[Output], after: Store) -> dict[str, Any]:
+    """A run as JSON: every call's output, and the store at the end."""
+    return {"outputs": [output_to_json(o) for o in outputs], "after": store_to_json(after)}
+
+
+def digest(obs: Mapping[str, Any]) -> str:
+    """A short fingerprint of an observation (equal observations, equal fingerprints)."""
+    return hashlib.sha256(json.dumps(obs, sort_keys=True, ensure_ascii=True).encode()).hexdigest()[:20]
+
+
+def _value(x: Any) -> str:
+    return json.dumps(x, ensure_ascii=False, sort_keys=True) if not isinstance(x, str) else x
+
+
+def _records(a: Mapping[str, Any], b: Mapping[str, Any], la: str, lb: str) -> tuple[str, dict[str, Any]] | None:
+    ra, rb = a["records"], b["records"]
+    for i in sorted(set(ra) | set(rb)):
+        if i not in ra or i not in rb:
+            where = la if i in ra else lb
+            return f"the record {i} exists only in the {where} run", {"record": i}
+        for field in sorted(ra[i]):
+            if ra[i][field] != rb[i][field]:
+                return ((f"the record {i} has {field} {_value(ra[i][field])} in the {la} run and "
+                        f"{_value(rb[i][field])} in the {lb}"),
+                        {"record": i, "field": field, la: ra[i][field], lb: rb[i][field]})
+    ea, eb = {tuple(e) for e in a["edges"]}, {tuple(e) for e in b["edges"]}
+    if ea != eb:
+        e = min(ea ^ eb)
+        where = la if e in ea else lb
+        return f"the edge ({e[0]}, {e[1]}, {e[2]}) exists only in the {where} run", {"edge": list(e)}
+    return None
+
+
+def difference(a: Mapping[str, Any], b: Mapping[str, Any], la: str, lb: str,
+               skip: Sequence[int] = ()) -> tuple[str, dict[str, Any]]:
+    """Where two observations of one word part: a sentence and the data (outputs at ``skip`` not compared)."""
+    for k, (oa, ob) in enumerate(zip(a["outputs"], b["outputs"])):
+        if k in skip or oa == ob:
+            continue
+        if oa.get("out") == ob.get("out") == "created":
+            found = _records({"records": oa["records"], "edges": []}, {"records": ob["records"], "edges": []},
+                             la, lb)
+            if found is not None:
+                return f"call {k + 1} created different records: {found[0]}", {"call": k + 1, **found[1]}
+        said = [f"{o.get('out')} {o['id']}" if o.get("out") == "found" else str(o.get("out")) for o in (oa, ob)]
+        return (f"call {k + 1} answered {said[0]} in the {la} run and {said[1]} in the {lb}",
+                {"call": k + 1, la: oa, lb: ob})
+    found = _records(a["after"], b["after"], la, lb)
+    if found is not None:
+        return found
+    return "the runs agree", {}

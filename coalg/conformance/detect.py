@@ -1,0 +1,47 @@
+"""Before exploring: one fresh layer, its methods, signatures and observations checked, its capabilities read.
+
+>>> from coalg.conformance.examples import repaired
+>>> inspect_layer(repaired).names
+('save_at', 'prefix_recall', 'valid_time')
+>>> inspect_layer(lambda: 42)
+Traceback (most recent call last):
+...
+coalg.conformance.protocol.ProtocolMisuse: save: the layer has no method save; expected save(content, *, type='fact', namespace='global', tags=(), metadata=None) -> str
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .protocol import (
+    Capabilities,
+    ProtocolMisuse,
+    capabilities_of,
+    check_methods,
+    close_layer,
+    make_layer,
+)
+from .snapshot import read_edges, read_records
+
+__all__ = ["inspect_layer"]
+
+
+def inspect_layer(factory: Callable[[], Any]) -> Capabilities:
+    """Check the protocol on a fresh layer and read its capabilities.
+
+    Raises :class:`~coalg.conformance.protocol.BadLayer` when the factory
+    cannot make a layer, and :class:`~coalg.conformance.protocol.ProtocolMisuse`
+    (one line naming the method and what was expected) when a method is
+    missing, has the wrong signature, or ``records()``/``edges()`` of the fresh
+    layer have the wrong shape -- or it already holds records.
+    """
+    layer = make_layer(factory)
+    check_methods(layer)
+    caps = capabilities_of(layer)
+    records = read_records(layer)
+    read_edges(layer)
+    if records:
+        raise ProtocolMisuse(f"records: a fresh layer must hold no record; this one holds {len(records)}")
+    close_layer(layer, caps)
+    return caps

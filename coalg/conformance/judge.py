@@ -1,0 +1,223 @@
+"""Judging the transitions: the law search's own step predicates, and what a black box adds.
+
+For every clause of Table 2 that is judged one step at a time -- L1, L2,
+L3, L4(i), L4(ii), L7 and S1–S4 -- :class:`Judge` calls the predicate the
+law search itself uses (``get_clause(key).step`` of :mod:`coalg.laws`), on
+the black box's realisation (:mod:`coalg.conformance.blackbox`), over the
+alphabet the clause is read on: the fragment for all but L7, the full
+alphabet for L7.  The first violation of each clause is kept.  Two checks
+are the kit's own, since only a black box can fail them:
+
+* **a refusal that changed the store** -- an exception must leave
+  ``records()`` and ``edges()`` as they were: a refusal that lost or changed
+  a record or an edge is a witness against L1, one that only added is a
+  witness against S1 (every examined refusal counts towards S1);
+* **an ambiguous prefix** (the prefix all records share, passed to a layer
+  with a prefix capability) must be refused, or resolved by the rule the layer
+  declares (``prefix_rule``): the prefix part of L5.
+
+A predicate that asks for a store the protocol cannot build
+(:class:`~coalg.conformance.blackbox.Unconstructible`) does not judge that
+case; such cases are counted per clause in :attr:`Judge.skipped`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..laws import Transition, get_clause, show_call
+from ..model import Call, Err, Store, edge_to_json
+from .alphabet import alphabet
+from .blackbox import BlackBox, Path, Unconstructible
+from .explore import levels, shrink, start, walks
+
+__all__ = ["STEP_KEYS", "Finding", "Judge", "Problem", "alphabet_of"]
+
+STEP_KEYS = ("L1", "L2", "L3", "L4i", "L4ii", "L7", "S1", "S2", "S3", "S4")
+"""The clauses judged one transition at a time by the law search's predicates."""
+
+MINIMAL = "breadth first from a fresh layer: no shorter word violates the clause"
+
+
+def alphabet_of(key: str) -> str:
+    """The alphabet a clause is read on: the law search's choice for it."""
+    return "full" if get_clause(key).alphabet == "full" else "fragment"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A violation: the offending data, one sentence, and extra data for the witness."""
+
+    offending: dict[str, Any]
+    explanation: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """The first violation of a clause: where, what, how it was found, and the other run a predicate made."""
+
+    key: str
+    transition: Transition
+    problem: Problem
+    how: str
+    other: tuple[Path, Call] | None = None
+
+
+def _store_diff(before: Store, after: Store) -> dict[str, Any]:
+    return {
+        "lost_records": sorted(before.dom() - after.dom()),
+        "changed_records": sorted(i for i in before.dom() & after.dom() if before.records[i] != after.records[i]),
+        "added_records": sorted(after.dom() - before.dom()),
+        "lost_edges": [edge_to_json(e) for e in sorted(before.edges - after.edges)],
+        "added_edges": [edge_to_json(e) for e in sorted(after.edges - before.edges)],
+    }
+
+
+class Judge:
+    """Every step clause and kit check over the transitions of one layer; the first violation of each."""
+
+    def __init__(self, bb: BlackBox) -> None:
+        self.bb = bb
+        self.explored = {k: 0 for k in (*STEP_KEYS, "L5")}
+        self.skipped = {k: 0 for k in (*STEP_KEYS, "L5")}
+        self.found: dict[str, Finding] = {}
+        self.transitions = 0
+        self._alph = "fragment"
+
+    # -- the checks -------------------------------------------------------------------
+    def _predicate(self, key: str, t: Transition) -> tuple[int, Problem | None, tuple[Path, Call] | None]:
+        bb, clause = self.bb, get_clause(key)
+        assert clause.step is not None
+        bb.context = (bb.registry.get(t.before, Path()), t.before)
+        bb.lenient = key == "L4ii"
+        bb.trace.clear()
+        skipped = bb.skipped
+        try:
+            n, v = clause.step(bb.realisation, t)
+        except Unconstructible:
+            self.skipped[key] += 1
+            return 0, None, None
+        finally:
+            bb.context, bb.lenient = None, False
+        if bb.skipped > skipped:
+            self.skipped[key] += bb.skipped - skipped
+            n -= bb.skipped - skipped
+        if v is None:
+            return n, None, None
+        other = bb.trace[-1] if bb.trace else None  # the run the predicate made on another store
+        return n, Problem(dict(v.offending), v.explanation, dict(v.extra)), other
+
+    def _refusal(self, t: Transition) -> tuple[str, int, Problem | None]:
+        if t.ok:
+            return "S1", 0, None
+        if t.after == t.before:
+            return "S1", 1, None
+        diff = _store_diff(t.before, t.after)
+        key = "L1" if diff["lost_records"] or diff["changed_records"] or diff["lost_edges"] else "S1"
+        said = self.bb.messages.get((t.before, t.call), t.output.reason if isinstance(t.output, Err) else "")
+        what = "; ".join(f"{k.replace('_', ' ')} {v}" for k, v in diff.items() if v)
+        return key, 1, Problem(diff, f"{show_call(t.call)} was refused ({said}) but changed the store: {what}.")
+
+    def _prefix(self, t: Transition) -> tuple[int, Problem | None]:
+        note = self.bb.notes.get((t.before, t.call))
+        if note is None:
+            return 0, None
+        if not t.ok:
+            return 1, None
+        rule = self.bb.caps.prefix_rule
+        matched = ", ".join(note.candidates)
+        data = {"prefix": note.prefix, "candidates": list(note.candidates), "resolved": note.resolved,
+                "declared_rule": rule, "rule_choice": note.rule_choice}
+        if rule is None:
+            acted = f" and acted on {note.resolved}" if note.resolved else ""
+            return 1, Problem(data, f"{show_call(t.call)} was accepted{acted}, though the prefix matches {matched}: "
+                                    "an ambiguous prefix must be refused, or resolved by a rule the layer declares "
+                                    "(prefix_rule).")
+        if note.resolved is None:
+            self.skipped["L5"] += 1
+            return 0, None
+        if note.resolved != note.rule_choice:
+            return 1, Problem(data, f"{show_call(t.call)} acted on {note.resolved}, but the layer's declared rule "
+                                    f"'{rule}' picks {note.rule_choice} among {matched}.")
+        return 1, None
+
+    def check(self, key: str, t: Transition, predicate: bool = True) -> tuple[int, Problem | None,
+                                                                            tuple[Path, Call] | None]:
+        """Clause ``key`` at ``t``: cases examined, the problem if any, the other run a predicate made.
+
+        ``predicate=False`` leaves out the law search's predicate (L1 and S1 on the
+        full alphabet are checked for refusals only).
+        """
+        if key == "L5":
+            n, p = self._prefix(t)
+            return n, p, None
+        n, p, other = self._predicate(key, t) if predicate and key in STEP_KEYS else (0, None, None)
+        if p is None and key in ("L1", "S1"):
+            which, m, q = self._refusal(t)
+            if which == key:
+                n, p = n + m, q
+        return n, p, other
+
+    # -- the exploration ----------------------------------------------------------------
+    def _keys(self, alph: str) -> list[str]:
+        keys = [k for k in STEP_KEYS if alphabet_of(k) == alph or k in ("L1", "S1")]
+        if alph == "full" and self.bb.caps.prefixes:
+            keys.append("L5")
+        return [k for k in keys if k not in self.found]
+
+    def _judge(self, t: Transition, keys: list[str], how: str, walk: int | None) -> None:
+        self.transitions += 1
+        for key in keys:
+            if key in self.found:
+                continue
+            predicate = key in STEP_KEYS and alphabet_of(key) == self._alph
+            n, p, other = self.check(key, t, predicate)
+            self.explored[key] += n
+            if p is None:
+                continue
+            at = t
+            if walk is not None:
+                at, p, other = self._shrunk(key, t, p, other)
+            self.found[key] = Finding(key, at, p, how, other)
+
+    def _shrunk(self, key: str, t: Transition, p: Problem,
+                other: tuple[Path, Call] | None) -> tuple[Transition, Problem, tuple[Path, Call] | None]:
+        kept: dict[str, Any] = {}
+
+        predicate = key in STEP_KEYS and alphabet_of(key) == self._alph
+
+        def fails(u: Transition) -> bool:
+            _, q, o = self.check(key, u, predicate)
+            if q is not None:
+                kept.update(problem=q, other=o)
+            return q is not None
+
+        best = shrink(self.bb.realisation, t, fails)
+        if best is t:
+            return t, p, other
+        fails(best)
+        return best, kept["problem"], kept["other"]
+
+    def run(self, length: int, n_walks: int, walk_length: int, seed: int) -> None:
+        """Judge every word up to ``length``, then (for what is still open) the seeded walks, both alphabets."""
+        st = start(self.bb.fresh)
+        rz = self.bb.realisation
+        for alph in ("fragment", "full"):
+            self._alph = alph
+            keys = self._keys(alph)
+            letters = alphabet(alph, self.bb.caps)
+            for _, t in levels(rz, letters, length, st):
+                self._judge(t, keys, MINIMAL, None)
+                if all(k in self.found for k in keys):
+                    break
+            keys = [k for k in keys if k not in self.found]
+            if not keys or not n_walks:
+                continue
+            for w, t in walks(rz, letters, n_walks, walk_length, seed, st):
+                how = (f"found on seeded random walk {w + 1} of {n_walks} (seed {seed}), then shrunk greedily: "
+                       "no single call can be removed")
+                self._judge(t, keys, how, w)
+                if all(k in self.found for k in keys):
+                    break

@@ -1,0 +1,292 @@
+"""Check a memory layer against the laws: :func:`conform` computes the report, :func:`check_layer` asserts it.
+
+>>> from coalg.conformance.examples import contextfs_model
+>>> r = conform(contextfs_model, length=2, walks=0, orders=False)
+>>> r["clauses"]["L7"]["holds"], r["clauses"]["L1"]["holds"]
+(False, True)
+>>> for line in r["clauses"]["L7"]["witness"]["calls"]: print(line)
+ids["id0001"] = m.save('a', type='fact', namespace='alice')
+ids["id0002"] = m.evolve(ids["id0001"][:-1], 'v2')
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..bitemporal import History, theorem_5_27
+from ..errors import CoalgError
+from ..laws import get_clause
+from ..model import (
+    Allocation,
+    Call,
+    Created,
+    Err,
+    Nothing,
+    Output,
+    Record,
+    call_from_json,
+    call_to_json,
+    letter_from_json,
+    output_to_json,
+    store_to_json,
+)
+from .blackbox import BlackBox, Nondeterministic, Unconstructible
+from .compare import difference
+from .detect import inspect_layer
+from .judge import STEP_KEYS, Finding, Judge
+from .order import HASHSEEDS, OrderFindings, across_interpreters
+from .protocol import Capabilities, factory_spec, load_factory
+from .report import clause_entry, exit_status, failing, format_report, format_witness
+from .witness import python_calls, replay_script
+
+__all__ = ["WALK_LENGTH", "LawViolation", "check_layer", "conform"]
+
+WALK_LENGTH = 8
+"""Calls per random walk (the law search's walks are as long)."""
+
+
+class LawViolation(AssertionError):
+    """A memory layer breaks a law: the message is the report with each failing clause's witness."""
+
+    def __init__(self, report: dict[str, Any]) -> None:
+        keys = failing(report)
+        super().__init__(f"the memory layer {report['layer']} breaks {', '.join(keys)}\n\n"
+                         + format_report(report, witnesses=False) + "\n"
+                         + "\n\n".join(format_witness(k, report["clauses"][k]) for k in keys))
+        self.report = report
+
+
+def _outputs(bb: BlackBox, calls: Sequence[Call]) -> list[Output]:
+    s, outs = bb.fresh, []
+    for c in calls:
+        out, s = bb.realisation.step(s, c.letter, c.allocation)
+        outs.append(out)
+    return outs
+
+
+def _step_witness(f: Finding, bb: BlackBox, spec: str | None) -> dict[str, Any]:
+    t, vt = f.transition, bb.caps.has("valid_time")
+    outs = _outputs(bb, t.word)
+    w: dict[str, Any] = {
+        "word": [call_to_json(c) for c in t.word], "calls": python_calls(t.word, outs, valid_time=vt),
+        "before": store_to_json(t.before), "after": store_to_json(t.after), "output": output_to_json(t.output),
+        "offending": f.problem.offending, "explanation": f.problem.explanation, "length": len(t.word),
+        "minimality": f.how, **f.problem.extra,
+    }
+    said = bb.messages.get((t.before, t.call))
+    if said:
+        w["refusal"] = said
+    runs = [("the word", t.word, outs)]
+    if f.other is not None:
+        path, call = f.other
+        other = path.calls + (call,)
+        w["other_word"] = [call_to_json(c) for c in other]
+        runs.append(("the same last call on the other store the clause compares with", other,
+                     _outputs(bb, other)))
+    w["replay"] = replay_script(spec, runs, valid_time=vt)
+    return w
+
+
+def _reason_holds(key: str, explored: int, skipped: int) -> str:
+    text = get_clause(key).holds.format(n=explored)
+    return text + (f"; {skipped} case(s) needed a store the protocol cannot build and were not judged"
+                   if skipped else "")
+
+
+def _step_entries(judge: Judge, bb: BlackBox, spec: str | None) -> dict[str, dict[str, Any]]:
+    out = {}
+    for key in STEP_KEYS:
+        n, skipped = judge.explored[key], judge.skipped[key]
+        f = judge.found.get(key)
+        if f is not None:
+            out[key] = clause_entry(key, False, n, f.problem.explanation, _step_witness(f, bb, spec), skipped)
+        elif n == 0:
+            why = (f"no case came up: {skipped} case(s) needed a store the protocol cannot build" if skipped
+                   else "no call of the explored words is in this clause's scope")
+            out[key] = clause_entry(key, None, 0, why, None, skipped)
+        else:
+            out[key] = clause_entry(key, True, n, _reason_holds(key, n, skipped), None, skipped)
+    return out
+
+
+def _shallow(x: dict[str, Any]) -> Output:
+    """An output read back from an observation, as much as the replay script needs (ids, refusals)."""
+    if x["out"] == "created":
+        return Created(tuple((i, Record("")) for i in x["ids"]))
+    return Err(x["reason"]) if x["out"] == "err" else Nothing()
+
+
+def _planned(calls: Sequence[Call]) -> list[Output]:
+    return [Created(tuple((i, Record("")) for i in c.allocation.ids)) if c.allocation.ids else Nothing()
+            for c in calls]
+
+
+def _order_witness(w: dict[str, Any], spec: str | None, caps: Capabilities, kind: str) -> dict[str, Any]:
+    vt = caps.has("valid_time")
+    first = next(iter(w["observations"].values()))
+    outs = [_shallow(x) for x in first["outputs"]]
+    calls = [Call(letter_from_json(a), Allocation(tuple(x.get("ids", ())))) for a, x in
+             zip(w["word"], first["outputs"])]
+    runs = [("the word", calls, outs)]
+    if "reordered" in w:
+        second = w["observations"]["reordered"]
+        rcalls = [Call(letter_from_json(a)) for a in w["reordered"]]
+        runs.append(("the same saves in another order (identifiers as this run names them)", rcalls,
+                     [_shallow(x) for x in second["outputs"]]))
+    return {**w, "kind": kind, "calls": python_calls(calls, outs, valid_time=vt), "length": len(calls),
+            "replay": replay_script(spec, runs, valid_time=vt, hashseeds=HASHSEEDS if kind == "hash seed" else ())}
+
+
+def _l5_entry(judge: Judge, bb: BlackBox, spec: str | None, caps: Capabilities, order: OrderFindings | None,
+              why_not: str) -> dict[str, Any]:
+    found: list[tuple[int, int, dict[str, Any]]] = []
+    if order is not None and order.hashseed is not None:
+        found.append((len(order.hashseed["word"]), 0, _order_witness(order.hashseed, spec, caps, "hash seed")))
+    if order is not None and order.reorder is not None:
+        found.append((len(order.reorder["word"]), 1, _order_witness(order.reorder, spec, caps, "insertion order")))
+    f = judge.found.get("L5")
+    if f is not None:
+        found.append((len(f.transition.word), 2, {**_step_witness(f, bb, spec), "kind": "ambiguous prefix"}))
+    n = judge.explored["L5"] + (order.explored if order is not None else 0)
+    if found:
+        w = min(found, key=lambda x: x[:2])[2]
+        return clause_entry("L5", False, n, w["explanation"], w, judge.skipped["L5"])
+    prefix = (f"every ambiguous prefix was refused or resolved by the declared rule ({judge.explored['L5']} "
+              "calls)" if caps.prefixes else "")
+    if order is None:
+        if not caps.prefixes:
+            return clause_entry("L5", None, 0, f"not judged: {why_not}")
+        return clause_entry("L5", None, n, f"judged only in part: {prefix}; the rest is not judged: {why_not}",
+                            None, judge.skipped["L5"])
+    seeds = " and ".join(str(h) for h in HASHSEEDS)
+    text = (f"the same words showed the same records and edges under PYTHONHASHSEED={seeds}, and with independent "
+            f"saves reordered ({order.explored} cases)")
+    return clause_entry("L5", True, n, text + (f"; {prefix}" if prefix else ""), None, judge.skipped["L5"])
+
+
+def _theorem_5_27(w: dict[str, Any], bb: BlackBox) -> dict[str, Any] | None:
+    """Theorem 5.27's proof run on the layer for the witness's pair of histories (``None`` if it cannot be)."""
+    letters = [call_from_json(c).letter for c in w["word"]]
+    try:
+        h, h2 = (History.of(*((a, x["tt"], x["vt"]) for a, x in zip(letters, w[key]))) for key in ("h", "h_prime"))
+        return theorem_5_27(h, h2, realisation=bb.realisation).to_json()
+    except (CoalgError, Unconstructible):
+        return None
+
+
+def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackBox,
+              spec: str | None) -> dict[str, Any]:
+    if holds:
+        return clause_entry("L6", True, explored, summary.split(": ", 1)[-1])
+    w = dict(witness)
+    caps = bb.caps
+    vt = caps.has("valid_time")
+    runs = []
+    for key, name in (("h", "history h"), ("h_prime", "history h′, the same calls at other valid times")):
+        calls = [call_from_json(x["call"]) for x in w[key]]
+        runs.append((f"{name}: valid times {[x['vt'] for x in w[key]]}", calls, _planned(calls)))
+    w["calls"] = python_calls(runs[0][1], runs[0][2], valid_time=vt)
+    w["replay"] = replay_script(spec, runs, valid_time=vt)
+    why = w["explanation"][:1].upper() + w["explanation"][1:]
+    if not vt:
+        why += (" The layer has no valid_time capability: a valid time cannot reach it, so it fails L6 as "
+                "ContextFS does (Theorem 5.27).")
+        proof = _theorem_5_27(w, bb)
+        if proof is not None:
+            w["theorem_5_27"] = proof
+            why += (" The theorem's proof, run on this layer with these two histories, is in the witness; its "
+                    f"steps {'all check out' if proof['conclusion'] else 'do not all check out'}.")
+    w["explanation"] = why
+    return clause_entry("L6", False, explored, why, w)
+
+
+def _nondeterministic(report: dict[str, Any], e: Nondeterministic, spec: str | None,
+                      caps: Capabilities) -> dict[str, Any]:
+    outs = _planned(e.calls)
+    w: dict[str, Any] = {"word": [call_to_json(c) for c in e.calls], "calls": python_calls(e.calls, outs),
+         "after": store_to_json(e.expected), "after_again": store_to_json(e.got), "length": len(e.calls),
+         "offending": {}, "minimality": "the first word replayed",
+         "replay": replay_script(spec, [("run it twice", e.calls, outs)], valid_time=caps.has("valid_time"))}
+    text, data = difference({"outputs": [], "after": w["after"]}, {"outputs": [], "after": w["after_again"]},
+                            "first", "second")
+    w["offending"] = data
+    w["explanation"] = (f"the same word, run on two fresh layers, showed different stores ({text}): the layer "
+                        "depends on something besides the calls (a clock, randomness, state shared between layers)")
+    rest = "not judged: the layer showed different stores for the same word, and the kit judges by replaying words"
+    report["clauses"] = {k: (clause_entry(k, False, 1, w["explanation"], w) if k == "L5"
+                             else clause_entry(k, None, 0, rest))
+                         for k in ("L1", "L2", "L3", "L4i", "L4ii", "L5", "L6", "L7", "S1", "S2", "S3", "S4")}
+    return report
+
+
+def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 200, seed: int = 0,
+            walk_length: int = WALK_LENGTH, orders: bool = True) -> dict[str, Any]:
+    """Explore a memory layer and judge every clause of Table 2 (see :mod:`coalg.conformance`).
+
+    ``factory`` is a factory or its ``MODULE:ATTR``.  Every word of up to
+    ``length`` calls from a fresh layer is judged, then ``walks`` seeded walks
+    of ``walk_length`` calls (:mod:`~coalg.conformance.judge`); L6 searches the
+    recording histories of up to ``min(length, 3)`` calls and ``walks`` random
+    ones (its histories double with each call); L5 runs the exploration again
+    in two child interpreters (:mod:`~coalg.conformance.order`), which
+    ``orders=False`` leaves out (L5 is then judged on prefixes only).  Raises
+    :class:`~coalg.conformance.protocol.BadLayer` when the layer cannot be
+    checked.
+    """
+    spec = factory if isinstance(factory, str) else factory_spec(factory)
+    make = load_factory(factory) if isinstance(factory, str) else factory
+    caps = inspect_layer(make)
+    name = spec or str(getattr(make, "__qualname__", "layer"))
+    report: dict[str, Any] = {"layer": name, "capabilities": list(caps.names),
+                              "budget": {"length": length, "walks": walks, "walk_length": walk_length, "seed": seed},
+                              "clauses": {}}
+    bb = BlackBox(make, caps, name)
+    judge = Judge(bb)
+    try:
+        judge.run(length, walks, walk_length, seed)
+    except Nondeterministic as e:
+        bb.release()
+        return _nondeterministic(report, e, spec, caps)
+    clauses = _step_entries(judge, bb, spec)
+    l6 = get_clause("L6")
+    assert l6.search is not None
+    try:  # recording histories: their number doubles with each call, so at most three calls exhaustively
+        v6 = l6.search(bb.realisation, max(1, min(length, 3)), walks, seed)
+    except Nondeterministic as e:
+        bb.release()
+        return _nondeterministic(report, e, spec, caps)
+    clauses["L6"] = _l6_entry(v6.holds, v6.explored, v6.summary, v6.witness, bb, spec)
+    order, why_not = None, ""
+    if not orders:
+        why_not = "the runs in child interpreters were not asked for"
+    elif spec is None:
+        why_not = ("the hash-seed and insertion-order runs import the factory by name in child interpreters, and "
+                   "this factory cannot be imported by name (define it at module level)")
+    else:
+        try:
+            order = across_interpreters(spec, length, walks, walk_length, seed)
+        except (RuntimeError, OSError, ValueError, subprocess.SubprocessError) as err:
+            why_not = str(err)
+    clauses["L5"] = _l5_entry(judge, bb, spec, caps, order, why_not)
+    bb.release()
+    report["clauses"] = {k: clauses[k] for k in ("L1", "L2", "L3", "L4i", "L4ii", "L5", "L6", "L7",
+                                                  "S1", "S2", "S3", "S4")}
+    return report
+
+
+def check_layer(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 200, seed: int = 0,
+                orders: bool = True) -> dict[str, Any]:
+    """Assert that a memory layer keeps every applicable law; the report when it does.
+
+    For a test suite: ``def test_memory_laws(): check_layer(MyMemory)``.
+    Raises :class:`LawViolation` (an ``AssertionError``) naming each failing
+    clause with its witness and replay script, and
+    :class:`~coalg.conformance.protocol.ProtocolMisuse` when the layer does
+    not follow the protocol.
+    """
+    report = conform(factory, length=length, walks=walks, seed=seed, orders=orders)
+    if exit_status(report):
+        raise LawViolation(report)
+    return report

@@ -1,0 +1,295 @@
+"""L5 on a black box: the same words under two hash seeds, and with independent saves reordered.
+
+A layer must not depend on an order it does not declare (law L5).  The kit
+cannot vary a layer's θ, so it varies what a layer could secretly depend on:
+
+* **the hash seed** -- two child interpreters (``PYTHONHASHSEED`` 0 and 1,
+  :data:`HASHSEEDS`) each run the exploration of the parent -- every word up
+  to the length, then the seeded walks, both alphabets -- and fingerprint
+  what the layer shows after every call (:func:`~coalg.conformance.compare.digest`,
+  identifiers in canonical names).  The first word whose fingerprints differ
+  is run again in both (:func:`probe`), and a word found by a walk is shrunk
+  a call at a time while the two still differ;
+* **the insertion order** -- in each child, every explored word with two or
+  more fresh saves in a row (and the last word of each walk) is run again
+  with each such run reversed and the later calls renamed to name the same
+  records; every output and the store at the end must agree once renamed
+  back.  A word that deletes a record and then allocates its identifier
+  again is not reordered: its records cannot be told apart by name.
+
+The prefix every record shares is left out of these words: an ambiguous
+prefix is judged in the parent (:mod:`coalg.conformance.judge`), against
+the rule the layer declares.  The children import the factory by its name
+(``MODULE:ATTR``): a factory defined inside a function cannot be run there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path as FilePath
+from typing import Any
+
+from ..laws import Start, Transition, allocate, show_letter
+from ..model import (
+    Call,
+    Created,
+    Id,
+    Letter,
+    Save,
+    Store,
+    call_from_json,
+    call_to_json,
+    letter_to_json,
+    store_to_json,
+)
+from .alphabet import ALPHABET_NAMES, alphabet
+from .blackbox import BlackBox
+from .compare import difference, digest, observe, rename_output, rename_store
+from .detect import inspect_layer
+from .explore import levels, rename_letter, rerun, start, walks
+from .protocol import Capabilities, load_factory
+
+__all__ = ["HASHSEEDS", "OrderFindings", "across_interpreters", "child", "permutation", "probe"]
+
+HASHSEEDS = (0, 1)
+"""The two ``PYTHONHASHSEED`` values the children run under (they order 'fact' and 'decision' differently)."""
+
+TIMEOUT = 1800.0
+
+
+def order_letters(name: str, caps: Capabilities) -> Callable[[Store], list[Letter]]:
+    """The alphabet ``name`` without the prefix all records share (judged in the parent)."""
+    base = alphabet(name, caps)
+
+    def letters(s: Store) -> list[Letter]:
+        return [a for a in base(s) if not _shared(a, s)]
+
+    return letters
+
+
+def _shared(a: Letter, s: Store) -> bool:
+    if a.kind == "recall_prefix":
+        return getattr(a, "prefix", "") not in s.records
+    return bool(getattr(a, "by_prefix", False)) and any(i not in s.records for i in _args(a))
+
+
+def _args(a: Letter) -> tuple[Id, ...]:
+    ids = getattr(a, "ids", None)
+    return tuple(ids) if ids is not None else (getattr(a, "id", ""),)
+
+
+def permutation(letters: Sequence[Letter]) -> list[int] | None:
+    """Each run of two or more consecutive fresh saves reversed: position j takes letter ``σ[j]``; ``None`` if none."""
+    order, k, changed = list(range(len(letters))), 0, False
+    while k < len(letters):
+        m = k
+        while m < len(letters) and isinstance(letters[m], Save):
+            m += 1
+        if m - k >= 2:
+            order[k:m] = reversed(order[k:m])
+            changed = True
+        k = max(m, k + 1)
+    return order if changed else None
+
+
+def reordered(bb: BlackBox, st: Start, letters: Sequence[Letter]) -> dict[str, Any] | None:
+    """Run ``letters`` and their reordering; where they differ once renamed (``None`` when they agree)."""
+    sigma = permutation(letters)
+    if sigma is None:
+        return None
+    rz = bb.realisation
+    orig = list(rerun(rz, st, letters))
+    made = [t.output.ids if isinstance(t.output, Created) else () for t in orig]
+    if len({i for m in made for i in m}) != sum(map(len, made)):
+        return None  # an identifier freed by a delete and allocated again: records are not named by origin
+    to_perm: dict[Id, Id] = {}
+    s, outs, calls = st.store, {}, []
+    for j, k in enumerate(sigma):
+        a = rename_letter(letters[k], lambda i: to_perm.get(i, i))
+        call = Call(a, allocate(s, a, j + 1))
+        out, s = rz.step(s, a, call.allocation)
+        outs[k] = out
+        calls.append(call)
+        to_perm.update(zip(made[k], out.ids if isinstance(out, Created) else ()))
+    back = {v: k for k, v in to_perm.items()}
+
+    def f(i: Id) -> Id:  # a record, or the name of a prefix of one ("id0002…")
+        return back.get(i, back.get(i[:-1], i[:-1]) + "…" if i.endswith("…") else i)
+
+    first = observe([t.output for t in orig], orig[-1].after)
+    second = observe([rename_output(outs[k], f) for k in range(len(letters))], rename_store(s, f))
+    if first == second:
+        return None
+    text, data = difference(first, second, "first", "reordered")
+    moved = [show_letter(letters[k]) for j, k in enumerate(sigma) if j != k]
+    return {"word": [letter_to_json(a) for a in letters], "reordered": [letter_to_json(c.letter) for c in calls],
+            "explanation": f"the same saves made in another order ({', '.join(moved)}; later calls renamed to "
+                           f"name the same records): {text}.",
+            "offending": data, "observations": {"first": first, "reordered": second},
+            "reordered_as_shown": store_to_json(s)}
+
+
+# =========================================================================== inside a child interpreter
+
+
+def _words(bb: BlackBox, caps: Capabilities, length: int, n_walks: int, walk_length: int,
+           seed: int) -> Iterator[tuple[Transition, bool]]:
+    st = start(bb.fresh)
+    for name in ALPHABET_NAMES:
+        letters = order_letters(name, caps)
+        for _, t in levels(bb.realisation, letters, length, st):
+            yield t, False
+        for _, t in walks(bb.realisation, letters, n_walks, walk_length, seed, st):
+            yield t, True
+
+
+def _observe_all(spec: str, params: dict[str, Any]) -> dict[str, Any]:
+    factory = load_factory(spec)
+    caps = inspect_layer(factory)
+    bb = BlackBox(factory, caps, spec)
+    st = start(bb.fresh)
+    rows, reorder, tried = [], None, 0
+    for t, walk in _words(bb, caps, params["length"], params["walks"], params["walk_length"], params["seed"]):
+        letters = [c.letter for c in t.word]
+        rows.append([[call_to_json(c) for c in t.word], digest(observe([t.output], t.after)), walk])
+        if reorder is None and permutation(letters) is not None and (not walk or len(letters) == params["walk_length"]):
+            tried += 1
+            reorder = reordered(bb, st, letters)
+            if reorder is not None and walk:
+                reorder = _shrink_reorder(bb, st, letters) or reorder
+                reorder["minimality"] = ("found on a seeded random walk, then shrunk greedily: no single call "
+                                         "can be removed")
+            elif reorder is not None:
+                reorder["minimality"] = "breadth first: no shorter word differs"
+    bb.release()
+    return {"rows": rows, "reorder": reorder, "reorders_tried": tried}
+
+
+def _shrink_reorder(bb: BlackBox, st: Start, letters: list[Letter]) -> dict[str, Any] | None:
+    best, found = letters, reordered(bb, st, letters)
+    improved = True
+    while improved:
+        improved = False
+        for k in range(len(best)):
+            trial = best[:k] + best[k + 1:]
+            got = reordered(bb, st, trial)
+            if got is not None:
+                best, found, improved = trial, got, True
+                break
+    return found
+
+
+def _probe(spec: str, words: list[list[dict[str, Any]]], planned: list[Id]) -> list[dict[str, Any]]:
+    factory = load_factory(spec)
+    bb = BlackBox(factory, inspect_layer(factory), spec)
+    st = start(bb.fresh)
+    out = []
+    for w in words:
+        ts = list(rerun(bb.realisation, st, [call_from_json(c) for c in w], planned))
+        out.append({"calls": [call_to_json(t.call) for t in ts],
+                    **observe([t.output for t in ts], ts[-1].after if ts else st.store)})
+    bb.release()
+    return out
+
+
+def child(request: str, answer: str) -> None:
+    """The child's entry point: read the request (JSON file), write the answer (JSON file)."""
+    req = json.loads(FilePath(request).read_text(encoding="utf-8"))
+    if req["mode"] == "observe":
+        got: Any = _observe_all(req["spec"], req)
+    else:
+        got = _probe(req["spec"], req["words"], req.get("planned", []))
+    FilePath(answer).write_text(json.dumps(got), encoding="utf-8")
+
+
+# =========================================================================== in the parent
+
+
+def _run_children(request: dict[str, Any]) -> list[Any]:
+    path = os.pathsep.join([os.getcwd(), *(p for p in sys.path if p)])
+    code = "import sys; from coalg.conformance.order import child; child(sys.argv[1], sys.argv[2])"
+    with tempfile.TemporaryDirectory(prefix="coalg-conform-") as tmp:
+        req = FilePath(tmp) / "request.json"
+        req.write_text(json.dumps(request), encoding="utf-8")
+
+        def one(seed: int) -> Any:
+            ans = FilePath(tmp) / f"answer-{seed}.json"
+            env = {**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": path}
+            p = subprocess.run([sys.executable, "-c", code, str(req), str(ans)], capture_output=True, text=True,
+                               env=env, timeout=TIMEOUT, check=False)
+            if p.returncode != 0:
+                last = (p.stderr.strip().splitlines() or ["no message"])[-1]
+                raise RuntimeError(f"the child interpreter with PYTHONHASHSEED={seed} failed: {last}")
+            return json.loads(ans.read_text(encoding="utf-8"))
+
+        with ThreadPoolExecutor(max_workers=len(HASHSEEDS)) as pool:
+            return list(pool.map(one, HASHSEEDS))
+
+
+def probe(spec: str, words: list[list[dict[str, Any]]], planned: Sequence[Id] = ()) -> list[list[dict[str, Any]]]:
+    """Each word (calls as JSON) run once in each child: ``[observations under seed 0, under seed 1]``.
+
+    A word with calls left out is run with the later calls renamed to name the
+    same records, ``planned`` being the identifiers of the word it was cut
+    from (:func:`~coalg.conformance.explore.rerun`).
+    """
+    return _run_children({"mode": "probe", "spec": spec, "words": words, "planned": list(planned)})
+
+
+@dataclass(frozen=True)
+class OrderFindings:
+    """What the children found: cases compared, a hash-seed witness, an insertion-order witness."""
+
+    explored: int
+    hashseed: dict[str, Any] | None
+    reorder: dict[str, Any] | None
+
+
+def _seen(obs: dict[str, Any]) -> dict[str, Any]:
+    """What a run showed, without the calls it made."""
+    return {"outputs": obs["outputs"], "after": obs["after"]}
+
+
+def _hash_witness(spec: str, word: list[dict[str, Any]], walk: bool) -> dict[str, Any]:
+    labels = [f"PYTHONHASHSEED={h}" for h in HASHSEEDS]
+    obs = [_seen(o[0]) for o in probe(spec, [word])]
+    how = "breadth first: no shorter word differs"
+    while walk:
+        cands = [word[:k] + word[k + 1:] for k in range(len(word))]
+        got = probe(spec, cands, [j for c in word for j in c["allocation"]["ids"]])
+        keep = [k for k in range(len(cands)) if _seen(got[0][k]) != _seen(got[1][k])]
+        if not keep:
+            break
+        word, obs = got[0][keep[0]]["calls"], [_seen(got[0][keep[0]]), _seen(got[1][keep[0]])]
+        how = "found on a seeded random walk, then shrunk greedily: no single call can be removed"
+    text, data = difference(obs[0], obs[1], labels[0], labels[1])
+    if not data:
+        text = ("what the layer showed differed between the two interpreters during the exploration, but not when "
+                "the word was run again: its observations vary from run to run")
+    return {"word": [c["letter"] for c in word], "explanation": f"the same word run in two interpreters: {text}.",
+            "offending": data,
+            "observations": dict(zip(labels, obs)), "minimality": how}
+
+
+def across_interpreters(spec: str, length: int, n_walks: int, walk_length: int, seed: int) -> OrderFindings:
+    """Run the exploration in two children and compare them (see the module docstring)."""
+    req = {"mode": "observe", "spec": spec, "length": length, "walks": n_walks, "walk_length": walk_length,
+           "seed": seed}
+    a, b = _run_children(req)
+    rows_a, rows_b = a["rows"], b["rows"]
+    k = next((k for k, (x, y) in enumerate(zip(rows_a, rows_b)) if x[1] != y[1] or x[0] != y[0]), None)
+    if k is None and len(rows_a) != len(rows_b):
+        k = min(len(rows_a), len(rows_b))
+    hashed = None
+    if k is not None:
+        row = rows_a[k] if k < len(rows_a) else rows_b[k]
+        hashed = _hash_witness(spec, row[0], bool(row[2]))
+    explored = (len(rows_a) if k is None else k) + a["reorders_tried"]
+    return OrderFindings(explored, hashed, a["reorder"] or b["reorder"])

@@ -1,0 +1,250 @@
+"""The memory-layer protocol: what a layer must offer, what it may offer, and how the kit recognises it.
+
+A **memory layer** is any Python object with the methods ``save``, ``evolve``,
+``merge``, ``split``, ``supersede``, ``delete``, ``records`` and ``edges``
+(identifiers are strings the layer chooses).  A **factory** makes a fresh,
+empty one: a class, or a function of no arguments.
+
+Before anything is explored, :func:`check_methods` checks every method's
+presence and signature (``inspect.signature``); anything wrong is
+:class:`ProtocolMisuse`: one line naming the method and what was expected.
+:func:`capabilities_of` reads the optional **capabilities**
+(:data:`CAPABILITIES`):
+
+* ``save_at`` -- ``save`` has a parameter ``id``: a record stored under a
+  caller-chosen identifier (a replacement when it exists);
+* ``prefix_arguments`` -- the attribute ``prefix_arguments = True``: evolve,
+  merge, split, supersede and delete accept a unique prefix of an identifier;
+* ``prefix_recall`` -- a method ``recall(ref)`` returning the identifier a
+  reference resolves to, or ``None``;
+* ``valid_time`` -- ``save``, ``evolve``, ``merge`` and ``split`` all have a
+  parameter ``valid_time``, and ``records()`` reports it;
+* ``close`` -- a method ``close()``, called when the kit is done with a layer.
+
+A layer that resolves an ambiguous prefix may declare how, as the attribute
+``prefix_rule``, one of :data:`PREFIX_RULES`; without it an ambiguous prefix
+must be refused.
+
+>>> class Tiny:
+...     def save(self, content, *, type="fact", namespace="global", tags=(), metadata=None): return "x"
+...     def evolve(self, id, content): return "y"
+...     def merge(self, ids): return "z"
+...     def split(self, id, parts): return ["p", "q"]
+...     def supersede(self, old, new): pass
+...     def delete(self, id): pass
+...     def records(self): return {}
+...     def edges(self): return []
+>>> check_methods(Tiny()); capabilities_of(Tiny()).names
+()
+>>> check_methods({})
+Traceback (most recent call last):
+...
+coalg.conformance.protocol.ProtocolMisuse: save: the layer has no method save; expected save(content, *, type='fact', namespace='global', tags=(), metadata=None) -> str
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import CoalgError
+
+__all__ = [
+    "CAPABILITIES",
+    "EXPECTED",
+    "PREFIX_RULES",
+    "BadLayer",
+    "Capabilities",
+    "ProtocolMisuse",
+    "as_mapping",
+    "capabilities_of",
+    "check_methods",
+    "check_shape",
+    "close_layer",
+    "factory_spec",
+    "load_factory",
+    "make_layer",
+]
+
+CAPABILITIES = ("save_at", "prefix_arguments", "prefix_recall", "valid_time", "close")
+"""The optional capabilities, in the order the output lists them."""
+
+PREFIX_RULES = {
+    "oldest": "the earliest-created matching record",
+    "newest": "the latest-created matching record",
+    "least": "the matching record whose identifier is least in string order",
+}
+"""The rules a layer may declare (attribute ``prefix_rule``) for resolving an ambiguous prefix."""
+
+EXPECTED = {
+    "save": "save(content, *, type='fact', namespace='global', tags=(), metadata=None) -> str",
+    "evolve": "evolve(id, content) -> str",
+    "merge": "merge(ids) -> str",
+    "split": "split(id, parts) -> Sequence[str]",
+    "supersede": "supersede(old, new) -> None",
+    "delete": "delete(id) -> None",
+    "records": "records() -> Mapping[str, Mapping[str, Any]]",
+    "edges": "edges() -> Iterable[tuple[str, str, str]]",
+}
+"""Every required method, as the protocol writes it."""
+
+_PROBES: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
+    "save": (("c",), {"type": "fact", "namespace": "global", "tags": (), "metadata": None}),
+    "evolve": (("i", "c"), {}),
+    "merge": ((["i", "j"],), {}),
+    "split": (("i", ["p", "q"]), {}),
+    "supersede": (("i", "j"), {}),
+    "delete": (("i",), {}),
+    "records": ((), {}),
+    "edges": ((), {}),
+}
+
+
+class BadLayer(CoalgError):
+    """The layer cannot be checked: the factory does not import, is not a factory, or misuses the protocol."""
+
+
+class ProtocolMisuse(BadLayer, TypeError):
+    """A method is missing, has the wrong signature, or returned something of the wrong shape."""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a layer offers beyond the required methods (:data:`CAPABILITIES`), and its declared prefix rule."""
+
+    names: tuple[str, ...] = ()
+    prefix_rule: str | None = None
+
+    def has(self, name: str) -> bool:
+        return name in self.names
+
+    @property
+    def prefixes(self) -> bool:
+        """Whether the layer takes prefixes at all (``prefix_arguments`` or ``prefix_recall``)."""
+        return self.has("prefix_arguments") or self.has("prefix_recall")
+
+
+def factory_spec(factory: Callable[[], Any]) -> str | None:
+    """``MODULE:ATTR`` when ``factory`` can be imported by that name in another interpreter, else ``None``."""
+    module, name = getattr(factory, "__module__", None), getattr(factory, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(name, str) or "<" in name or module == "__main__":
+        return None
+    try:
+        found: Any = importlib.import_module(module)
+        for part in name.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError):
+        return None
+    return f"{module}:{name}" if found is factory else None
+
+
+def load_factory(spec: str) -> Callable[[], Any]:
+    """The factory named ``MODULE:ATTR`` (imported from the current directory and ``PYTHONPATH``)."""
+    module, sep, attr = spec.partition(":")
+    if not sep or not module or not attr:
+        raise BadLayer(f"expected MODULE:ATTR (for example mypackage.memory:MyMemory), got {spec!r}")
+    try:
+        found: Any = importlib.import_module(module)
+    except ImportError as e:
+        raise BadLayer(f"cannot import module {module!r}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - the user's module raised while importing
+        raise BadLayer(f"importing module {module!r} raised {type(e).__name__}: {e}") from None
+    for part in attr.split("."):
+        if not hasattr(found, part):
+            raise BadLayer(f"module {module!r} has no attribute {attr!r}")
+        found = getattr(found, part)
+    if not callable(found):
+        raise BadLayer(f"{spec} is a {type(found).__name__}, not a factory (a class or a function of no "
+                       "arguments that returns a fresh layer)")
+    return found  # type: ignore[no-any-return]
+
+
+def _binds(method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
+    """``None`` when ``method(*args, **kwargs)`` binds; else its signature, for the message."""
+    try:
+        sig = inspect.signature(method)
+    except (TypeError, ValueError):  # a builtin without a signature: accept it
+        return None
+    try:
+        sig.bind(*args, **kwargs)
+    except TypeError:
+        bare = [p.replace(annotation=p.empty) for p in sig.parameters.values()]
+        return str(sig.replace(parameters=bare, return_annotation=sig.empty))
+    return None
+
+
+def _has_keyword(method: Any, name: str) -> bool:
+    try:
+        p = inspect.signature(method).parameters.get(name)
+    except (TypeError, ValueError):
+        return False
+    return p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+
+
+def make_layer(factory: Callable[[], Any]) -> Any:
+    """A fresh layer from ``factory``, or :class:`BadLayer` saying why calling it failed."""
+    try:
+        return factory()
+    except TypeError as e:
+        raise BadLayer(f"{_name(factory)} is not a factory: calling it with no arguments raised TypeError: {e}") \
+            from None
+    except Exception as e:  # noqa: BLE001 - the user's constructor raised
+        raise BadLayer(f"calling the factory {_name(factory)}() raised {type(e).__name__}: {e}") from None
+
+
+def _name(factory: Any) -> str:
+    return str(getattr(factory, "__qualname__", None) or type(factory).__name__)
+
+
+def close_layer(layer: Any, caps: Capabilities) -> None:
+    """Call ``layer.close()`` when the layer has one."""
+    if caps.has("close"):
+        layer.close()
+
+
+def capabilities_of(layer: Any) -> Capabilities:
+    """The capabilities of a layer whose required methods are already checked."""
+    names = []
+    if _has_keyword(layer.save, "id"):
+        names.append("save_at")
+    if getattr(layer, "prefix_arguments", False) is True:
+        names.append("prefix_arguments")
+    recall = getattr(layer, "recall", None)
+    if callable(recall) and _binds(recall, ("r",), {}) is None:
+        names.append("prefix_recall")
+    if all(_has_keyword(getattr(layer, m), "valid_time") for m in ("save", "evolve", "merge", "split")):
+        names.append("valid_time")
+    if callable(getattr(layer, "close", None)):
+        names.append("close")
+    rule = getattr(layer, "prefix_rule", None)
+    if rule is not None and rule not in PREFIX_RULES:
+        raise ProtocolMisuse(f"prefix_rule: expected one of {', '.join(sorted(PREFIX_RULES))}, got {rule!r}")
+    return Capabilities(tuple(names), rule)
+
+
+def check_methods(layer: Any) -> None:
+    """Every required method is present and accepts the protocol's call; :class:`ProtocolMisuse` otherwise."""
+    for name, (args, kwargs) in _PROBES.items():
+        method = getattr(layer, name, None)
+        if method is None:
+            raise ProtocolMisuse(f"{name}: the layer has no method {name}; expected {EXPECTED[name]}")
+        if not callable(method):
+            raise ProtocolMisuse(f"{name}: is a {type(method).__name__}, not a method; expected {EXPECTED[name]}")
+        bad = _binds(method, args, kwargs)
+        if bad is not None:
+            raise ProtocolMisuse(f"{name}: expected {EXPECTED[name]}; its signature is {name}{bad}")
+
+
+def check_shape(value: Any, expected: type | tuple[type, ...], what: str) -> Any:
+    """``value`` if it is an instance of ``expected``; :class:`ProtocolMisuse` naming ``what`` otherwise."""
+    if not isinstance(value, expected):
+        raise ProtocolMisuse(f"{what}, got {type(value).__name__} {value!r:.60}")
+    return value
+
+
+def as_mapping(value: Any, what: str) -> Mapping[Any, Any]:
+    """``value`` as a mapping, or :class:`ProtocolMisuse`."""
+    return check_shape(value, Mapping, what)  # type: ignore[no-any-return]

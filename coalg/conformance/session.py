@@ -1,0 +1,290 @@
+"""One live layer, driven by calls of the paper's alphabet in canonical names.
+
+A :class:`Session` holds a layer made by the factory and a
+:class:`~coalg.conformance.snapshot.Naming`.  :meth:`Session.apply` takes a
+:class:`~coalg.model.Call` -- a letter naming records canonically and the
+allocation the exploration planned -- translates it into a protocol call,
+makes it, renames what the layer created to the planned identifiers, reads
+the layer again and returns the store coalgebra's output:
+
+* ``save``/``evolve``/``merge``/``split``: :class:`~coalg.model.Created` with
+  the records as ``records()`` shows them;
+* ``supersede`` and ``delete``: ``Flag(True)`` (they return nothing; what
+  they wrote shows in the store); ``recall`` by prefix: ``Found`` or ``Nothing``;
+* an exception from a well-formed call is a **refusal**: ``Err("refused
+  (ValueError)")`` (the message is kept in :attr:`Session.messages`), and the
+  layer is read again, so a refusal that changed the store is seen;
+* a letter the layer cannot be asked (a capability it lacks, a reference the
+  protocol cannot express) is ``Err`` without calling the layer.
+
+A return value of the wrong shape is
+:class:`~coalg.conformance.protocol.ProtocolMisuse`.
+
+**Prefix references.**  A letter resolved by prefix names either a record
+(``evolve(id0002…)``: the longest proper prefix of that record's identifier,
+when it matches no other record) or no record (the prefix every identifier
+shares, ``id000…``: ambiguous as soon as two records exist).  The layer sees
+prefixes of *its* identifiers; what it writes back under them is named
+``id0002…`` or ``id000…``.  For an ambiguous prefix the session notes the
+candidates, the record the call acted on when it shows, and the record the
+layer's declared rule picks (:data:`~coalg.conformance.protocol.PREFIX_RULES`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import (
+    ANCESTRY,
+    Call,
+    Created,
+    Err,
+    Flag,
+    Found,
+    Id,
+    Letter,
+    Nothing,
+    Output,
+    Store,
+    thaw,
+)
+from ..model import alphabet as A
+from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
+from .snapshot import Naming, read_edges, read_records, to_store
+
+__all__ = ["PrefixNote", "Session", "unsupported"]
+
+_ANCESTRY_KEYS = ("evolved_from", "merged_from", "split_from")
+
+
+@dataclass(frozen=True)
+class PrefixNote:
+    """An ambiguous prefix passed to the layer: the records it matches, the one acted on, the rule's pick."""
+
+    prefix: str
+    candidates: tuple[Id, ...]
+    resolved: Id | None
+    rule_choice: Id | None
+
+
+class _NotExpressible(Exception):
+    """The letter cannot be said in the protocol (no reference string means what it names)."""
+
+
+def unsupported(a: Letter, caps: Capabilities) -> str | None:
+    """Why ``a`` cannot be asked of a layer with ``caps`` (``None`` when it can)."""
+    if isinstance(a, A.Link):
+        return "link is not a call of the protocol"
+    if isinstance(a, A.SaveAt) and not caps.has("save_at"):
+        return "save at a chosen identifier needs the save_at capability"
+    if getattr(a, "by_prefix", False) and not caps.has("prefix_arguments"):
+        return f"{a.kind} by prefix needs the prefix_arguments capability"
+    if isinstance(a, A.RecallPrefix) and not caps.has("prefix_recall"):
+        return "recall by prefix needs the prefix_recall capability"
+    if isinstance(a, A.Evolve) and (a.summary is not None or a.tags):
+        return "evolve takes no summary or tags in the protocol"
+    if isinstance(a, A.Merge) and (a.content, a.type, a.summary, a.namespace) != (None, None, None, None):
+        return "merge takes no content, type, summary or namespace in the protocol"
+    return None
+
+
+def _common_prefix(xs: Sequence[str]) -> str:
+    p = os.path.commonprefix(sorted(xs))
+    return p[:-1] if p in xs else p
+
+
+class Session:
+    """A live layer driven call by call; :attr:`store` is what it shows now, in canonical names."""
+
+    def __init__(self, factory: Callable[[], Any], caps: Capabilities) -> None:
+        self.caps = caps
+        self.layer = make_layer(factory)
+        self.names = Naming()
+        self.calls: list[Call] = []
+        self.created: list[tuple[Id, ...]] = []
+        self.messages: list[str | None] = []
+        self.notes: list[PrefixNote | None] = []
+        self.born: dict[Id, int] = {}
+        self._raw: dict[str, Any] = {}
+        self.store = self._look()
+
+    def _look(self, planned: Sequence[Id] = ()) -> Store:
+        """Read the layer; records nobody returned take the call's planned identifiers that are still free."""
+        self._raw = read_records(self.layer)
+        free = [i for i in planned if i not in self.names.real]
+        for real, name in zip(sorted(r for r in self._raw if r not in self.names.canonical), free):
+            self.names.bind(real, name)
+        return to_store(self._raw, read_edges(self.layer), self.names, valid_time=self.caps.has("valid_time"))
+
+    def close(self) -> None:
+        """Close the layer (its ``close()``, when it has one)."""
+        close_layer(self.layer, self.caps)
+
+    # -- references -------------------------------------------------------------------
+    def _live_real(self) -> list[str]:
+        return sorted(self._raw)
+
+    def _ref(self, x: Id, by_prefix: bool, note: list[PrefixNote]) -> str:
+        if not by_prefix:
+            return self.names.to_layer(x)
+        live = self._live_real()
+        if x in self.store.records:
+            real = self.names.real[x]
+            p = real[:-1]
+            if not p or [r for r in live if r.startswith(p)] != [real]:
+                raise _NotExpressible(f"no proper prefix of {x}'s identifier matches it alone")
+            return self.names.refer(p, x + "…")
+        if len(live) < 2:
+            raise _NotExpressible(f"the shared prefix {x}… needs two records")
+        p = _common_prefix(live)
+        cands = tuple(sorted(self.names.name(r) for r in live))
+        note.append(PrefixNote(x, cands, None, self._rule_choice(live)))
+        return self.names.refer(p, x + "…")
+
+    def _rule_choice(self, live: list[str]) -> Id | None:
+        rule = self.caps.prefix_rule
+        named = [self.names.name(r) for r in live]
+        if rule == "least":
+            return self.names.name(min(live))
+        if rule in ("oldest", "newest"):
+            born = sorted(named, key=lambda c: (self.born.get(c, -1), c))
+            return born[0] if rule == "oldest" else born[-1]
+        return None
+
+    # -- the call ---------------------------------------------------------------------
+    def _kw(self, valid_time: Any) -> dict[str, Any]:
+        return {"valid_time": valid_time} if valid_time is not None and self.caps.has("valid_time") else {}
+
+    def _meta_out(self, meta: Any) -> dict[str, Any] | None:
+        data = thaw(meta)
+        for key in _ANCESTRY_KEYS:
+            v = data.get(key)
+            if isinstance(v, str):
+                data[key] = self.names.real.get(v, v)
+            elif isinstance(v, list):
+                data[key] = [self.names.real.get(x, x) if isinstance(x, str) else x for x in v]
+        return data or None
+
+    def _save_kw(self, r: Any) -> dict[str, Any]:
+        return {"type": r.type, "namespace": r.namespace, "tags": sorted(r.tags),
+                "metadata": self._meta_out(r.metadata), **self._kw(r.valid_time)}
+
+    def _invoke(self, a: Letter, note: list[PrefixNote]) -> Any:
+        """Make the protocol call for ``a``; what it returned."""
+        by_prefix = bool(getattr(a, "by_prefix", False))
+
+        def ref(x: Id) -> str:
+            return self._ref(x, by_prefix, note)
+
+        layer = self.layer
+        match a:
+            case A.Save(record=r):
+                return layer.save(r.content, **self._save_kw(r))
+            case A.SaveAt(id=i, record=r):
+                return layer.save(r.content, id=self.names.to_layer(i), **self._save_kw(r))
+            case A.Evolve(id=i, content=c, valid_time=vt):
+                return layer.evolve(ref(i), c, **self._kw(vt))
+            case A.Merge(ids=ids, valid_time=vt):
+                return layer.merge([ref(i) for i in ids], **self._kw(vt))
+            case A.Split(id=i, contents=cs, valid_time=vt):
+                return layer.split(ref(i), list(cs), **self._kw(vt))
+            case A.Supersede(old=o, new=n):
+                return layer.supersede(ref(o), ref(n))
+            case A.Delete(id=i):
+                return layer.delete(ref(i))
+            case A.RecallPrefix(prefix=p):
+                return layer.recall(self._ref(p, True, note))
+        raise TypeError(f"not a protocol letter: {a!r}")
+
+    def _returned_ids(self, a: Letter, got: Any) -> list[str]:
+        if isinstance(a, A.Split):
+            if isinstance(got, (str, bytes)) or not isinstance(got, Sequence) \
+                    or not all(isinstance(x, str) for x in got):
+                raise ProtocolMisuse(f"split: expected a sequence of identifiers (strings), got {got!r:.60}")
+            if len(got) != len(a.contents) or len(set(got)) != len(got):
+                raise ProtocolMisuse(f"split: expected {len(a.contents)} distinct identifiers, one per part, "
+                                     f"got {list(got)!r:.80}")
+            return list(got)
+        if not isinstance(got, str):
+            raise ProtocolMisuse(f"{a.kind.replace('_at', '')}: expected the new record's identifier (a string), "
+                                 f"got {type(got).__name__} {got!r:.60}")
+        return [got]
+
+    def apply(self, call: Call) -> Output:
+        """Make ``call``; the output (the session's :attr:`store` is the store after it)."""
+        a, before = call.letter, self.store
+        if call.faults:
+            raise ValueError("a black-box layer cannot be run with injected edge-write faults")
+        self.calls.append(call)
+        note: list[PrefixNote] = []
+        out, created, message = self._apply(a, call, before, note)
+        self.created.append(created)
+        self.messages.append(message)
+        self.notes.append(self._resolved(note[0], a, out, before) if note else None)
+        return out
+
+    def _apply(self, a: Letter, call: Call, before: Store,
+               note: list[PrefixNote]) -> tuple[Output, tuple[Id, ...], str | None]:
+        if isinstance(a, A.Recall):
+            return (Found(a.id, before.records[a.id]) if a.id in before.records else Nothing()), (), None
+        why = unsupported(a, self.caps)
+        if why is not None:
+            return Err(why), (), None
+        live_before = {self.names.canonical.get(r) for r in self._raw}
+        try:
+            got = self._invoke(a, note)
+        except ProtocolMisuse:
+            raise
+        except _NotExpressible as e:
+            return Err(str(e)), (), None
+        except Exception as e:  # noqa: BLE001 - an exception from a well-formed call is a refusal
+            self.store = self._look(call.allocation.ids)
+            return Err(f"refused ({type(e).__name__})"), (), f"{type(e).__name__}: {e}"
+        if isinstance(a, (A.Save, A.SaveAt, A.Evolve, A.Merge, A.Split)):
+            reals = self._returned_ids(a, got)
+            made = []
+            for k, real in enumerate(reals):
+                old = self.names.canonical.get(real)
+                if isinstance(a, A.SaveAt):
+                    self.names.bind(real, a.id)
+                elif old is None or old not in live_before:
+                    self.names.bind(real, call.allocation.ids[k] if k < len(call.allocation.ids)
+                                    else f"{call.allocation.ids[-1]}+{k}")
+                made.append(self.names.canonical[real])
+                self.born.setdefault(self.names.canonical[real], len(self.calls))
+            self.store = self._look(call.allocation.ids)
+            missing = [real for real, c in zip(reals, made) if c not in self.store.records]
+            if missing:
+                raise ProtocolMisuse(f"{a.kind.replace('_at', '')}: returned {missing[0]!r}, which records() "
+                                     "does not list")
+            return Created(tuple((c, self.store.records[c]) for c in made)), tuple(made), None
+        self.store = self._look(call.allocation.ids)
+        if isinstance(a, A.RecallPrefix):
+            if got is None:
+                return Nothing(), (), None
+            if not isinstance(got, str) or self.names.name(got) not in self.store.records:
+                raise ProtocolMisuse(f"recall: expected an identifier records() lists, or None, got {got!r:.60}")
+            c = self.names.name(got)
+            return Found(c, self.store.records[c]), (), None
+        return Flag(True), (), None  # supersede and delete return nothing: the call was accepted
+
+    def _resolved(self, n: PrefixNote, a: Letter, out: Output, before: Store) -> PrefixNote:
+        """The note with the record the call acted on, when the store shows it."""
+        acted: set[Id] = set()
+        if isinstance(out, Found):
+            acted = {out.id}
+        elif isinstance(a, A.Delete) and not isinstance(out, Err):
+            acted = set(before.records) - set(self.store.records)
+        elif isinstance(out, Created):
+            for j in out.ids:
+                acted |= {e.target for e in self.store.out_edges(j, ANCESTRY)}
+                for key in _ANCESTRY_KEYS:
+                    v = self.store.records[j].metadata.get(key) if j in self.store.records else None
+                    acted |= set(v) if isinstance(v, tuple) else ({v} if isinstance(v, str) else set())
+            if isinstance(a, A.Merge):
+                acted -= {i for i in a.ids if i in before.records}
+        acted &= set(n.candidates)
+        return PrefixNote(n.prefix, n.candidates, next(iter(acted)) if len(acted) == 1 else None, n.rule_choice)

@@ -1,0 +1,185 @@
+"""What a layer shows, read as a store: ``records()`` and ``edges()`` checked, renamed and snapshotted.
+
+The kit never looks inside a layer.  After every call it reads the two
+observation methods and turns them into a :class:`~coalg.model.Store`, so
+that the law predicates of :mod:`coalg.laws` judge a layer exactly as they
+judge the model.
+
+**Renaming.**  A layer chooses its identifiers (uuids, counters, database
+keys); the kit gives every record a *canonical* name instead, the one the
+exploration's allocation planned for the call that created it (``id0001``,
+``id0002``, …, as the ContextFS runtime adapter renames the package's uuids);
+a record a call made without returning it takes a planned identifier the
+call left unused.  :class:`Naming` keeps both directions.  Strings the kit
+passed that are no identifier (an unknown id, a prefix) keep the kit's name
+for them; anything else the layer shows is named ``unnamed1``, ``unnamed2``,
+… in order of first sight.  Ancestry metadata (``evolved_from``, ``merged_from``, ``split_from``)
+is renamed too, so that L2 compares it with the edges; a list of parents is
+read as the set L2 reads it, sorted by canonical name (in the layer's own
+order it would follow the identifiers the layer chose).
+
+**Observed fields.**  Of each record the kit reads ``content``, ``type`` and
+``namespace`` (strings), and when present ``tags`` (strings), ``metadata``
+(JSON-like values) and, for a layer with the ``valid_time`` capability,
+``valid_time``; other keys are ignored.  Edges are ``(source, relation,
+target)`` with one of the 22 relation names in any case.  Anything else is
+:class:`~coalg.conformance.protocol.ProtocolMisuse`.
+
+>>> class Two:
+...     def records(self): return {"u-9": {"content": "a", "type": "fact", "namespace": "n"},
+...                                "u-7": {"content": "b", "type": "fact", "namespace": "n",
+...                                        "metadata": {"evolved_from": "u-9"}}}
+...     def edges(self): return [("u-7", "EVOLVED_FROM", "u-9"), ("u-9", "evolved_into", "u-7")]
+>>> names = Naming(); names.bind("u-9", "id0001"); names.bind("u-7", "id0002")
+>>> s = snapshot(Two(), names, valid_time=False)
+>>> sorted(s.records), s.records["id0002"].metadata["evolved_from"], len(s.edges)
+(['id0001', 'id0002'], 'id0001', 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..model import META_KEYS, FrozenMap, Id, Record, Relation, Store, freeze
+from .protocol import ProtocolMisuse, as_mapping
+
+__all__ = ["Naming", "RawRecord", "read_edges", "read_records", "snapshot"]
+
+RawRecord = tuple[str, str, str, frozenset[str], Mapping[str, Any], Any]
+"""A record as read: content, type, namespace, tags, metadata (as given), valid time."""
+
+_RELATIONS = {r.value: r for r in Relation}
+_ANCESTRY_KEYS = tuple(sorted(META_KEYS.values()))
+
+
+class Naming:
+    """The layer's identifiers and the kit's canonical names, both ways."""
+
+    def __init__(self) -> None:
+        self.canonical: dict[str, Id] = {}
+        self.real: dict[Id, str] = {}
+        self.refs: dict[str, Id] = {}
+        self.unnamed: dict[str, Id] = {}
+
+    def bind(self, real: str, canonical: Id) -> None:
+        """The layer's identifier ``real`` is now the record the kit calls ``canonical``."""
+        self.canonical[real] = canonical
+        self.real[canonical] = real
+
+    def refer(self, passed: str, canonical: Id) -> str:
+        """The kit passes ``passed`` for its name ``canonical`` (an unknown id, a prefix); returns ``passed``."""
+        if passed not in self.canonical:
+            self.refs.setdefault(passed, canonical)
+        return passed
+
+    def to_layer(self, canonical: Id) -> str:
+        """What the kit passes to the layer for ``canonical``: the layer's id, or the name itself."""
+        found = self.real.get(canonical)
+        return found if found is not None else self.refer(canonical, canonical)
+
+    def name(self, real: str) -> Id:
+        """The canonical name of a string the layer showed."""
+        found = self.canonical.get(real)
+        if found is None:
+            found = self.refs.get(real)
+        if found is None:
+            found = self.unnamed.get(real)
+        if found is None:
+            found = self.unnamed[real] = f"unnamed{len(self.unnamed) + 1}"
+        return found
+
+
+def _string(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise ProtocolMisuse(f"{what} must be a string, got {type(value).__name__} {value!r:.60}")
+    return value
+
+
+def _read_record(i: str, fields: Any) -> RawRecord:
+    where = f"records: record {i!r}"
+    r = as_mapping(fields, f"{where}: expected a mapping of fields")
+    for key in ("content", "type", "namespace"):
+        if key not in r:
+            raise ProtocolMisuse(f"{where} has no {key!r}; every record needs content, type and namespace")
+    tags = r.get("tags") or ()
+    if isinstance(tags, str) or not isinstance(tags, Iterable):
+        raise ProtocolMisuse(f"{where}: tags must be a collection of strings, got {type(tags).__name__}")
+    metadata = as_mapping(r.get("metadata") or {}, f"{where}: metadata must be a mapping")
+    vt = r.get("valid_time")
+    if vt is not None and (isinstance(vt, bool) or not isinstance(vt, (int, float, str))):
+        raise ProtocolMisuse(f"{where}: valid_time must be a number, a string or None, got {type(vt).__name__}")
+    return (_string(r["content"], f"{where}: content"), _string(r["type"], f"{where}: type"),
+            _string(r["namespace"], f"{where}: namespace"),
+            frozenset(_string(t, f"{where}: a tag") for t in tags), metadata, vt)
+
+
+def read_records(layer: Any) -> dict[str, RawRecord]:
+    """``layer.records()``, its shape checked (:class:`ProtocolMisuse` naming what is wrong)."""
+    try:
+        got = layer.records()
+    except Exception as e:  # noqa: BLE001 - an observation must not fail
+        raise ProtocolMisuse(f"records: raised {type(e).__name__}: {e}") from None
+    rs = as_mapping(got, "records: expected a mapping from identifiers to records")
+    out = {}
+    for i, fields in rs.items():
+        out[_string(i, "records: an identifier")] = _read_record(i, fields)
+    return out
+
+
+def read_edges(layer: Any) -> list[tuple[str, Relation, str]]:
+    """``layer.edges()``, its shape checked: triples of strings with a relation name in any case."""
+    try:
+        got = layer.edges()
+        items = list(got)
+    except Exception as e:  # noqa: BLE001 - an observation must not fail
+        raise ProtocolMisuse(f"edges: raised {type(e).__name__}: {e}") from None
+    out = []
+    for item in items:
+        triple = tuple(item) if isinstance(item, Iterable) and not isinstance(item, (str, bytes)) else ()
+        if len(triple) != 3:
+            raise ProtocolMisuse(f"edges: expected (source, relation, target) triples, got {item!r:.60}")
+        src, rel, dst = (_string(x, "edges: an edge's source, relation and target") for x in triple)
+        r = _RELATIONS.get(rel.lower())
+        if r is None:
+            raise ProtocolMisuse(f"edges: {rel!r} is not one of the 22 relation names (evolved_from, "
+                                 "EVOLVED_INTO, merged_from, …)")
+        out.append((src, r, dst))
+    return out
+
+
+def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str) -> FrozenMap:
+    data = dict(metadata)
+    for key in _ANCESTRY_KEYS:
+        v = data.get(key)
+        if isinstance(v, str):
+            data[key] = names.name(v)
+        elif isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
+            data[key] = sorted(names.name(x) for x in v)  # a set of parents: its order is the layer's ids
+    try:
+        return FrozenMap({str(k): freeze(x) for k, x in data.items()})
+    except TypeError as e:
+        raise ProtocolMisuse(f"{where}: metadata must hold JSON-like values (strings, numbers, booleans, "
+                             f"None, lists, mappings): {e}") from None
+
+
+def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relation, str]], names: Naming,
+             *, valid_time: bool) -> Store:
+    """The store the layer shows, every identifier renamed (unknown ones in sorted order, for determinism)."""
+    for i in sorted(i for i in records if i not in names.canonical):
+        names.name(i)
+    out = {}
+    for i, (content, ty, ns, tags, meta, vt) in records.items():
+        rec = Record(content, type=ty, namespace=ns, tags=tags,
+                     metadata=_rename_meta(meta, names, f"records: record {i!r}"),
+                     valid_time=vt if valid_time else None)
+        out[names.name(i)] = rec
+    es = list(edges)
+    for x in sorted({x for s, _, t in es for x in (s, t)}):
+        names.name(x)
+    return Store.of(out, [(names.name(s), r, names.name(t)) for s, r, t in es])
+
+
+def snapshot(layer: Any, names: Naming, *, valid_time: bool) -> Store:
+    """What ``layer`` shows now, as a store in canonical names."""
+    return to_store(read_records(layer), read_edges(layer), names, valid_time=valid_time)

@@ -1,0 +1,141 @@
+"""The kit's parts: renaming, sessions, the reordering of saves, declared prefix rules, capabilities."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import conform_layers as layers
+import pytest
+
+from coalg.conformance import BadLayer, ProtocolMisuse, conform, inspect_layer
+from coalg.conformance.explore import rerun, start
+from coalg.conformance.order import permutation
+from coalg.conformance.protocol import capabilities_of, factory_spec
+from coalg.conformance.session import Session
+from coalg.conformance.snapshot import Naming, snapshot
+from coalg.model import Allocation, Call, Delete, Err, Evolve, Flag, Merge, Record, Save, Split
+
+A = Record("a", type="fact", namespace="alice")
+
+
+def test_ancestry_metadata_is_renamed_and_read_as_a_set():
+    class Shows:
+        def records(self) -> dict[str, Any]:
+            return {"z": {"content": "m", "type": "fact", "namespace": "n",
+                          "metadata": {"merged_from": ["y", "x"], "note": "x"}},
+                    "x": {"content": "a", "type": "fact", "namespace": "n"},
+                    "y": {"content": "b", "type": "fact", "namespace": "n"}}
+
+        def edges(self) -> list[tuple[str, str, str]]:
+            return [("z", "MERGED_FROM", "x"), ("z", "merged_from", "y"), ("z", "supersedes", "gone")]
+
+    names = Naming()
+    for real, canon in (("x", "id0001"), ("y", "id0002"), ("z", "id0003")):
+        names.bind(real, canon)
+    s = snapshot(Shows(), names, valid_time=False)
+    assert s.records["id0003"].metadata["merged_from"] == ("id0001", "id0002")
+    assert s.records["id0003"].metadata["note"] == "x"  # only ancestry keys name records
+    assert {(e.source, e.relation.value, e.target) for e in s.edges} == {
+        ("id0003", "merged_from", "id0001"), ("id0003", "merged_from", "id0002"),
+        ("id0003", "supersedes", "unnamed1")}
+
+
+@pytest.mark.parametrize(("records", "said"), [
+    ({"x": {"type": "fact", "namespace": "n"}}, "record 'x' has no 'content'"),
+    ({"x": {"content": 3, "type": "fact", "namespace": "n"}}, "record 'x': content must be a string, got int"),
+    ({"x": {"content": "c", "type": "fact", "namespace": "n", "tags": "t"}}, "tags must be a collection"),
+    ({"x": {"content": "c", "type": "fact", "namespace": "n", "metadata": {"k": object()}}},
+     "metadata must hold JSON-like values"),
+    ({1: {"content": "c", "type": "fact", "namespace": "n"}}, "records: an identifier must be a string"),
+])
+def test_records_of_the_wrong_shape_are_misuse(records, said):
+    class Shows:
+        def records(self) -> Any:
+            return records
+
+        def edges(self) -> list[Any]:
+            return []
+
+    with pytest.raises(ProtocolMisuse, match=said.replace("(", r"\(").replace(")", r"\)")):
+        snapshot(Shows(), Naming(), valid_time=False)
+
+
+def test_a_refusal_keeps_the_store_and_the_message_and_the_layer_is_not_asked_what_it_cannot_do():
+    caps = inspect_layer(layers.GoodMemory)
+    sess = Session(layers.GoodMemory, caps)
+    assert sess.apply(Call(Save(A), Allocation(("id0001",), 1))).ids == ("id0001",)  # type: ignore[union-attr]
+    before = sess.store
+    out = sess.apply(Call(Evolve("missing", "v2"), Allocation(("id0002",), 2)))
+    assert out == Err("refused (KeyError)") and sess.store == before
+    assert sess.messages[-1] == "KeyError: 'no record missing'"
+    out = sess.apply(Call(Delete("id0001", by_prefix=True), Allocation((), 3)))
+    assert out == Err("delete by prefix needs the prefix_arguments capability") and sess.store == before
+    assert sess.apply(Call(Delete("id0001"), Allocation((), 4))) == Flag(True) and not sess.store.records
+
+
+def test_runs_of_fresh_saves_are_reversed():
+    s = Save(A)
+    assert permutation([s, s, Evolve("id0001", "v2"), s, s, s]) == [1, 0, 2, 5, 4, 3]
+    assert permutation([s, Evolve("id0001", "v2"), s]) is None
+
+
+def test_a_shrunk_word_names_the_same_records_as_before():
+    caps = inspect_layer(layers.GoodMemory)
+    from coalg.conformance.blackbox import BlackBox
+
+    bb = BlackBox(layers.GoodMemory, caps)
+    st = start(bb.fresh)
+    word = [t.call for t in rerun(bb.realisation, st, [Save(A), Save(A), Split("id0002", ("p", "q")),
+                                                        Merge(("id0003", "id0004"))])]
+    shorter = list(rerun(bb.realisation, st, word[1:]))  # the first save left out
+    assert [t.call.letter for t in shorter][1:] == [Split("id0001", ("p", "q")), Merge(("id0002", "id0003"))]
+    assert all(t.ok for t in shorter)
+    planned = [j for c in word for j in c.allocation.ids]
+    gone = list(rerun(bb.realisation, st, word[2:], planned))  # both saves left out: the split names nothing
+    assert gone[0].call.letter == Split("id0002-gone", ("p", "q")) and not gone[0].ok
+    bb.release()
+
+
+def test_a_declared_rule_that_is_not_followed_breaks_l5():
+    class Newest(layers.PlantedL5Prefix):
+        prefix_rule = "newest"   # but it resolves to the oldest match
+
+    report = conform(Newest, length=3, walks=0, orders=False)
+    assert report["clauses"]["L5"]["holds"] is False
+    assert "declared rule 'newest' picks id0002 among id0001, id0002" in report["clauses"]["L5"]["reason"]
+
+
+def test_capabilities_are_read_from_keywords_and_attributes_not_from_kwargs():
+    class Loose(layers.GoodMemory):
+        prefix_arguments = True
+        prefix_rule = "least"
+
+        def save(self, content: str, **kw: Any) -> str:  # type: ignore[override]
+            return super().save(content, **kw)
+
+        def recall(self, ref: str) -> str | None:
+            return None
+
+        def close(self) -> None:
+            pass
+
+    caps = capabilities_of(Loose())
+    assert caps.names == ("prefix_arguments", "prefix_recall", "close") and caps.prefix_rule == "least"
+
+    class Unknown(layers.GoodMemory):
+        prefix_rule = "first"
+
+    with pytest.raises(ProtocolMisuse, match="prefix_rule: expected one of least, newest, oldest"):
+        inspect_layer(Unknown)
+
+
+def test_a_factory_defined_in_a_function_cannot_run_in_child_interpreters():
+    class Local(layers.GoodMemory):
+        pass
+
+    assert factory_spec(Local) is None and factory_spec(layers.GoodMemory) == "conform_layers:GoodMemory"
+    report = conform(Local, length=2, walks=0)
+    assert report["clauses"]["L5"]["holds"] is None
+    assert "cannot be imported by name" in report["clauses"]["L5"]["reason"]
+    with pytest.raises(BadLayer, match="not a factory"):
+        conform("conform_layers:a_layer_instance")

@@ -1,0 +1,207 @@
+"""The live explorers in a real browser: Voila, as `make explorers` serves them, driven by chromium.
+
+The server runs through tools/jupyter/serve_explorers.py (the repository's ``coalg`` template,
+tools/jupyter/voila.py, kernel culling) on a free 127.0.0.1 port; Debian's chromium is driven by
+playwright-python (never `playwright install`).  Every request must stay on 127.0.0.1 (others are
+aborted, so the test never uses the network), and no page may log an error or a warning.
+
+* a click redraws the playground and its law panel;
+* a double-click on a step is one step, and the controls are disabled while it runs;
+* an invalid choice clears the result instead of leaving the previous one on screen
+  (merge lab: one record; tenants lab: a value that cannot be built);
+* closing a tab shuts its kernel down at once (the ``_xsrf`` fix), well before the idle time;
+* the index page lists every explorer with its one-line description.
+
+Marked `book` (it needs chromium and a running kernel, like the book's browser checks); deselect
+with `-m "not book"`.  ``COALG_SCREENSHOTS=<dir>`` keeps screenshots.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.book
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools" / "jupyter"))
+
+from explorers_server import Server, running  # noqa: E402
+
+KERNEL_TIMEOUT_MS = 120_000
+IDLE = 120  # long: a kernel that goes away in these tests went because its tab said goodbye
+NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("explore-*.ipynb"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(ROOT / "notebooks", idle=IDLE, log=tmp_path_factory.mktemp("voila") / "voila.log") as s:
+        yield s
+
+
+def _is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("data", "blob", "about") or parts.hostname == "127.0.0.1"
+
+
+class Tab:
+    """One browser tab on one explorer, recording what leaves 127.0.0.1 and what the console says."""
+
+    def __init__(self, browser: Any, server: Server, notebook: str, height: int = 1600) -> None:
+        self.context = browser.new_context(viewport={"width": 1024, "height": height})
+        self.page = self.context.new_page()
+        self.outside: list[str] = []
+        self.console: list[str] = []
+        self.page.route("**/*", self._guard)
+        self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.console.append(f"pageerror: {e}"))
+        self.page.goto(f"{server.url}voila/render/{notebook}", wait_until="domcontentloaded",
+                       timeout=KERNEL_TIMEOUT_MS)
+        self.page.locator(".coalg-explorer img").first.wait_for(state="visible", timeout=KERNEL_TIMEOUT_MS)
+
+    def _guard(self, route: Any) -> None:
+        if _is_local(route.request.url):
+            route.continue_()
+        else:
+            self.outside.append(route.request.url)
+            route.abort()
+
+    def text(self, selector: str) -> str:
+        return str(self.page.locator(selector).first.inner_text())
+
+    def wait_text(self, selector: str, needle: str) -> None:
+        self.page.wait_for_function(
+            "([s, n]) => { const e = document.querySelector(s); return e && e.innerText.includes(n); }",
+            arg=[selector, needle], timeout=KERNEL_TIMEOUT_MS)
+
+    def shot(self, name: str) -> None:
+        folder = os.environ.get("COALG_SCREENSHOTS")
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+    def close(self) -> None:
+        self.page.close(run_before_unload=True)  # as a reader closing the tab: beforeunload runs
+        time.sleep(1.0)  # the page's shutdown beacon leaves before the browser context goes
+        self.context.close()
+        assert not self.outside, f"the page requested URLs outside 127.0.0.1: {self.outside}"
+        assert not self.console, f"the console is not quiet: {self.console}"
+
+
+def test_a_click_redraws_the_playground(server: Server, chromium_browser: Any) -> None:
+    tab = Tab(chromium_browser, server, "explore-playground.ipynb")
+    page = tab.page
+    graph = page.locator("img.coalg-graph")
+    before = graph.get_attribute("src")
+    select = page.locator("select[multiple]").first
+    labels = select.locator("option").all_inner_texts()
+    select.select_option(index=[next(k for k, t in enumerate(labels) if t.startswith("id0005"))])
+    page.locator("button.coalg-op-evolve").click()
+    page.wait_for_function("(old) => { const i = document.querySelector('img.coalg-graph');"
+                           " return i && i.getAttribute('src') !== old && i.complete && i.naturalWidth > 0; }",
+                           arg=before, timeout=KERNEL_TIMEOUT_MS)
+    tab.wait_text(".coalg-laws", "failed")
+    assert "L2" in tab.text(".coalg-laws")  # Proposition 5.14, on this step
+    tab.shot("explorer-playground-voila")
+    tab.close()
+
+
+def test_a_double_click_is_one_step(server: Server, chromium_browser: Any) -> None:
+    tab = Tab(chromium_browser, server, "explore-playground.ipynb")
+    page = tab.page
+    select = page.locator("select[multiple]").first
+    labels = select.locator("option").all_inner_texts()
+    select.select_option(index=[next(k for k, t in enumerate(labels) if t.startswith("id0004"))])
+    page.wait_for_timeout(300)  # the selection reaches the kernel
+    page.locator("button.coalg-op-evolve").dblclick()
+    tab.wait_text(".coalg-word", "evolve(id0004")
+    page.wait_for_timeout(2500)  # room for a second step, if one were coming
+    word = tab.text(".coalg-word")
+    assert word.count("evolve(") == 1, word
+    assert page.locator(".coalg-word li").count() == 1
+    tab.shot("explorer-playground-double-click")
+    tab.close()
+
+
+def test_an_invalid_choice_clears_the_result(server: Server, chromium_browser: Any) -> None:
+    tab = Tab(chromium_browser, server, "explore-merge.ipynb")
+    page = tab.page
+    tab.wait_text(".coalg-result", "id0006")  # the merge of id0001 and id0002
+    page.locator("select[multiple]").first.select_option(index=[0])  # "merge with one record"
+    tab.wait_text(".coalg-result", "No merge to show")
+    assert "id0006" not in tab.text(".coalg-result")
+    assert "merge needs at least two records" in tab.text(".coalg-message")
+    tab.shot("explorer-merge-cleared")
+    tab.close()
+
+    tab = Tab(chromium_browser, server, "explore-tenants.ipynb")
+    page = tab.page
+    tab.wait_text(".coalg-report", "6.3 prefix recall")
+    box = page.get_by_label("prefix clashes")
+    box.fill("9")
+    box.press("Enter")
+    tab.wait_text(".coalg-report", "No tenants")
+    assert "from 0 to 3; 9 is not" in tab.text(".coalg-message")
+    assert box.input_value() == "9"  # what the reader typed stays, never clamped
+    assert page.get_by_role("button", name="drop cross-tenant edges").is_disabled()
+    assert not page.locator(".coalg-tenants img").first.is_visible()  # no stale union on screen
+    tab.shot("explorer-tenants-cleared")
+    tab.close()
+
+
+def test_projector_mode_keeps_the_law_panel_on_a_1024_by_768_screen(server: Server, chromium_browser: Any) -> None:
+    tab = Tab(chromium_browser, server, "explore-playground.ipynb", height=768)
+    page = tab.page
+    page.get_by_role("button", name="projector").click()
+    page.wait_for_selector(".coalg-scale-160", timeout=KERNEL_TIMEOUT_MS)
+    select = page.locator("select[multiple]").first
+    labels = select.locator("option").all_inner_texts()
+    select.select_option(index=[next(k for k, t in enumerate(labels) if t.startswith("id0005"))])
+    page.wait_for_timeout(300)
+    page.locator("button.coalg-op-evolve").click()
+    tab.wait_text(".coalg-laws", "failed")
+    page.evaluate("() => document.querySelector('.coalg-explorer').scrollIntoView()")
+    laws = page.locator(".coalg-laws").bounding_box()
+    assert laws is not None and laws["y"] >= 0 and laws["y"] + laws["height"] <= 768, laws
+    shown = page.evaluate("() => { const i = document.querySelector('img.coalg-graph');"
+                          " return [i.naturalWidth, i.clientWidth]; }")
+    assert shown[0] == shown[1] <= 1024  # the graph is shown at its own size: never shrunk
+    tab.shot("explorer-playground-projector")
+    tab.close()
+
+
+def test_closing_a_tab_ends_its_kernel(server: Server, chromium_browser: Any) -> None:
+    assert server.wait_for_kernels(0, timeout=30)  # the tabs of the tests before said goodbye too
+    tab = Tab(chromium_browser, server, "explore-refinement.ipynb")
+    assert len(server.kernels()) == 1
+    tab.close()  # the page's beforeunload posts the shutdown with the _xsrf cookie
+    assert server.wait_for_kernels(0, timeout=20), "the shutdown call did not end the kernel"
+    log = server.log.read_text()
+    assert "403 POST" not in log and "'_xsrf' argument missing" not in log and "Culling 'idle'" not in log
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_every_explorer_page_is_quiet(server: Server, chromium_browser: Any, notebook: str) -> None:
+    tab = Tab(chromium_browser, server, notebook)
+    tab.page.wait_for_timeout(1500)
+    tab.shot(notebook.removesuffix(".ipynb"))
+    tab.close()
+
+
+def test_the_index_describes_every_explorer(server: Server, chromium_browser: Any) -> None:
+    context = chromium_browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    page.goto(server.url, timeout=KERNEL_TIMEOUT_MS)
+    items = page.locator(".coalg-explorers li").all_inner_texts()
+    context.close()
+    assert len(items) == len(NOTEBOOKS) and all("\n" in item for item in items)
+    assert items[0].startswith("Derivation playground")
+    assert len(server.kernels()) <= 1  # the index starts no kernel

@@ -1,0 +1,96 @@
+"""Projector mode: at a 1024×768 screen every figure fits its width unscaled, and node labels are
+at least the size of the explorer's body text — at the normal size and at the projector's.
+
+Read off the SVG itself: the size it is shown at (``width`` in points × 4/3 CSS pixels) and the
+font size of the node labels in its own units, scaled the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+
+from coalg.viz import LABEL_SIZE
+from coalg.widgets import (
+    SCALES,
+    AncestryExplorer,
+    BitemporalStepper,
+    DerivationPlayground,
+    MergeLab,
+    RefinementStepper,
+    TenantsLab,
+)
+
+from explorer_helpers import buttons, message, walk
+
+BODY_PX = 13.0  # ipywidgets' text at the normal size; the projector's CSS multiplies it
+SCREEN_PX = 1024 - 2 * 20  # Voila's page margins
+
+MAKERS = {"playground": DerivationPlayground, "ancestry": AncestryExplorer, "bitemporal": BitemporalStepper,
+          "merge": MergeLab, "tenants": TenantsLab, "refinement": RefinementStepper}
+
+
+def _figures(ex: Any) -> list[bytes]:
+    import ipywidgets as w
+
+    return [bytes(x.value) for x in walk(ex.widget) if isinstance(x, w.Image) and x.value]
+
+
+def _label_px(svg: bytes) -> tuple[float, float, list[float]]:
+    """(shown width px, shown height px, shown size in px of every text set at the label size)."""
+    head = re.search(rb'width="([0-9.]+)pt" height="([0-9.]+)pt" viewBox="0 0 ([0-9.]+) ([0-9.]+)"', svg)
+    assert head is not None
+    width_pt, height_pt, box_w = float(head.group(1)), float(head.group(2)), float(head.group(3))
+    per_unit = width_pt / box_w * 4 / 3
+    sizes = [float(m) * per_unit for m in re.findall(rb"font-size: ([0-9.]+)px", svg)
+             if float(m) == LABEL_SIZE]
+    return width_pt * 4 / 3, height_pt * 4 / 3, sizes
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+@pytest.mark.parametrize("size", sorted(SCALES))
+def test_figures_fit_the_screen_and_labels_are_body_text_size(kind: str, size: str) -> None:
+    scale = SCALES[size]
+    ex = MAKERS[kind](scale=scale)
+    figures = _figures(ex)
+    assert figures
+    labelled = 0
+    for svg in figures:
+        width, _height, labels = _label_px(svg)
+        assert width <= SCREEN_PX, f"{kind}: a figure {width:.0f} px wide would be shrunk on a 1024 px screen"
+        if labels:
+            labelled += 1
+            assert min(labels) >= BODY_PX * scale, (kind, size, min(labels))
+    assert labelled, f"{kind}: no figure has node labels"
+
+
+def test_the_size_control_scales_text_controls_and_figures() -> None:
+    pg = DerivationPlayground()
+    pg.widget  # noqa: B018
+    ui = pg._ui
+    normal = _label_px(bytes(ui["graph"].value))
+    ui["size"].value = SCALES["projector"]
+    assert pg.scale == 1.6 and "coalg-scale-160" in ui["root"]._dom_classes
+    assert "--jp-widgets-font-size:20.8px" in ui["style"].value
+    projected = _label_px(bytes(ui["graph"].value))
+    assert min(projected[2]) == pytest.approx(1.6 * min(normal[2]), rel=0.01)
+    assert projected[0] >= normal[0]  # the figure takes more of the width, never less
+    assert not pg.set_scale(7) and "from 0.5 to 3" in message(pg) and pg.scale == 1.6
+    assert not pg.set_scale("big") and pg.scale == 1.6
+    assert DerivationPlayground(scale=1.3).scale == 1.3
+    with pytest.raises(ValueError, match="scale"):
+        DerivationPlayground(scale=0)
+
+
+def test_the_projector_layout_puts_the_law_panel_right_under_the_buttons() -> None:
+    pg = DerivationPlayground(scale=1.6)
+    rows = list(pg.widget.children[1].children)
+    ops = set(buttons(rows[0]))
+    assert {"evolve", "merge", "undo"} <= ops
+    assert rows[1] is pg._ui["message"] and rows[2] is pg._ui["laws"] and rows[3].children[0] is pg._ui["ids"]
