@@ -10,6 +10,8 @@
 #   make explorers  serve the explorer notebooks as live apps with Voila (127.0.0.1 only);
 #               a kernel with no browser for EXPLORERS_IDLE seconds (default 600) is culled
 #   make setup  install everything the above need (run by each of them)
+#   make mutation  mutation testing of the law and model modules (a benchmark, an hour or more;
+#               installs mutmut on demand into .mutation/, writes bench/results/mutation.json)
 
 SHELL := /bin/bash
 VENV  := .venv
@@ -19,7 +21,7 @@ LAB_PORT ?= 8888
 EXPLORERS_PORT ?= 8866
 EXPLORERS_IDLE ?= 600
 
-.PHONY: setup book quick pdf test lab explorers clean
+.PHONY: setup book quick pdf test lab explorers clean mutation
 
 setup:
 	@tools/setup.sh
@@ -63,6 +65,9 @@ lab: setup
 # kernels and memory come back to the baseline).
 explorers: setup
 	$(PY) tools/jupyter/serve_explorers.py notebooks --port=$(EXPLORERS_PORT) --idle=$(EXPLORERS_IDLE)
+
+mutation: setup
+	$(PY) bench/mutation.py --out bench/results/mutation.json
 
 clean:
 	rm -rf _build

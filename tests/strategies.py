@@ -17,6 +17,8 @@ Strategies
   referentially closed), :func:`fragment_stores` (reachable from ∅ by the lineage
   fragment, i.e. in S_lin)
 * letters at a store: :func:`fragment_letters`, :func:`any_letters`
+* renaming: :func:`rename_store` (a reference renaming of identifiers, for tests of
+  stores up to renaming)
 * words from a store: :func:`fragment_words`, :func:`words` (lists of letters to feed
   :func:`coalg.model.coalgebra.run` with a *fresh default* :class:`~coalg.model.alphabet.Oracle`),
   :func:`call_sequences` (tuples of :class:`~coalg.model.alphabet.Call` with explicit
@@ -52,10 +54,11 @@ from coalg.model import (
     Theta,
 )
 from coalg.model import run, step
-from coalg.model import ANCESTRY, Id, Record, Relation, inverse
+from coalg.model import ANCESTRY, ID_POSITIONS, FrozenMap, Id, Record, Relation, inverse
 from coalg.model.store import EMPTY, Edge, Store
 
 __all__ = [
+    "rename_store",
     "ALL_RELATIONS",
     "ID_ALPHABET",
     "NAMESPACES",
@@ -351,3 +354,28 @@ def fragment_stores(
 ) -> st.SearchStrategy[Store]:
     """Stores of S_lin: reachable from ∅ by a fragment word (no faults)."""
     return fragment_words(EMPTY, max_steps, record_strategy=record_strategy).map(lambda w: run(EMPTY, w).final)
+
+
+# --------------------------------------------------------------------------- renaming
+
+
+def rename_store(s: Store, sigma: dict[Id, Id]) -> Store:
+    """σs: record keys, edge endpoints and the identifiers in ancestry metadata renamed by ``sigma``.
+
+    Identifiers ``sigma`` omits are kept.  Written here from the definitions, independently of the
+    library, so tests of canonical forms and of the reduced search have a reference to compare with.
+    """
+    def f(x: Id) -> Id:
+        return sigma.get(x, x)
+
+    recs = {}
+    for i, r in s.records.items():
+        meta = dict(r.metadata)
+        for key in ID_POSITIONS:
+            v = meta.get(key)
+            if isinstance(v, tuple):
+                meta[key] = tuple(f(str(x)) for x in v)
+            elif v is not None:
+                meta[key] = f(str(v))
+        recs[f(i)] = r.evolve(metadata=FrozenMap(meta))
+    return Store.of(recs, [Edge(f(e.source), e.relation, f(e.target)) for e in s.edges])

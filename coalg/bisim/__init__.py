@@ -9,7 +9,8 @@ partitions) over :mod:`~coalg.bisim.acyclic` (the one-pass route) and
 :mod:`~coalg.bisim.witness` (Hennessy--Milner witnesses), :mod:`~coalg.bisim.aut`,
 :mod:`~coalg.bisim.aut_read` (with :mod:`~coalg.bisim.aut_scan` and
 :mod:`~coalg.bisim.aut_payloads`), :mod:`~coalg.bisim.aut_write`,
-:mod:`~coalg.bisim.compare`, :mod:`~coalg.bisim.bisimilarity`,
+:mod:`~coalg.bisim.compare`, :mod:`~coalg.bisim.bisimilarity`, :mod:`~coalg.bisim.canonical`
+(stores up to renaming and clock readings),
 :mod:`~coalg.bisim.lineage_aut`; integer buffers and the optional NumPy in
 :mod:`~coalg.bisim.buffers`."""
 
@@ -43,6 +44,11 @@ if TYPE_CHECKING:
         blind_view,
         distinguish,
         refinement_rounds,
+    )
+    from .canonical import (
+        CanonicalForm,
+        canonical_form,
+        canonical_labelling,
     )
     from .compare import (
         AutComparison,

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
         main,
     )
     from .laws import (
+        BadLength,
+        LengthNotForRuntime,
         UnknownRealisation,
         realisation_law_table,
     )

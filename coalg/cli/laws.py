@@ -15,7 +15,8 @@ from .. import contextfs, laws, model
 from ..errors import CoalgError
 from .common import Formatter
 
-__all__ = ["RUNTIME_NAME", "UnknownRealisation", "realisation_law_table", "register"]
+__all__ = ["RUNTIME_NAME", "BadLength", "LengthNotForRuntime", "UnknownRealisation", "realisation_law_table",
+           "register"]
 
 RUNTIME_NAME = "contextfs-runtime"
 """The name under which the command line offers the released package itself."""
@@ -25,7 +26,15 @@ class UnknownRealisation(CoalgError, LookupError):
     """The command line was given a realisation name it does not know."""
 
 
-def realisation_law_table(name: str) -> dict[str, Any]:
+class BadLength(CoalgError, ValueError):
+    """The command line asked for an exhaustive bound below 1."""
+
+
+class LengthNotForRuntime(BadLength):
+    """The command line asked the released package for an exhaustive bound: it keeps its own budget."""
+
+
+def realisation_law_table(name: str, max_len: int | None = None) -> dict[str, Any]:
     """The law table of the realisation called ``name``, as :func:`coalg.laws.law_table` lays it out.
 
     ``name`` is a name of the registry (``contextfs``, ``repaired``) or
@@ -33,7 +42,9 @@ def realisation_law_table(name: str) -> dict[str, Any]:
     :func:`coalg.contextfs.pinned_law_table`, which raises
     :class:`coalg.contextfs.ContextFSUnavailable` when the package is not
     installed.  Any other name raises :class:`UnknownRealisation`, whose message
-    lists the known names.
+    lists the known names.  ``max_len`` is the exhaustive bound of every clause
+    (``None``: each clause's own, 3); the released package keeps its own budget,
+    so asking it for a bound raises :class:`LengthNotForRuntime`.
 
     >>> realisation_law_table("repaired")["realisation"]
     'repaired'
@@ -43,20 +54,29 @@ def realisation_law_table(name: str) -> dict[str, Any]:
     coalg.cli.laws.UnknownRealisation: unknown realisation 'nope'; known: contextfs, contextfs-runtime, repaired
     """
     if name == RUNTIME_NAME:
+        if max_len is not None:
+            raise LengthNotForRuntime(
+                f"--length applies to the models (contextfs, repaired); {RUNTIME_NAME} drives the released "
+                "package and keeps its own budget (coalg.contextfs.Budget)")
         return contextfs.pinned_law_table()
     try:
         realisation = model.get_realisation(name)
     except KeyError:
         known = ", ".join(sorted([*model.REALISATIONS, RUNTIME_NAME]))
         raise UnknownRealisation(f"unknown realisation {name!r}; known: {known}") from None
-    return laws.law_table(realisation)
+    if max_len is not None and max_len < 1:
+        raise BadLength(f"--length must be at least 1, not {max_len}")
+    return laws.law_table(realisation, max_len=max_len)
 
 
 _LAWS_HELP = """\
 Settle the paper's laws L1-L7 and the derivation schema S1-S4 for a realisation by
-running it: every clause is explored bounded-exhaustively on small seed stores, and
-every failure comes with a minimal replayable counterexample (start store, calls
-with their allocations, faults and theta, the store after, the offending items).
+running it: every clause is explored bounded-exhaustively on small seed stores (every
+word of length <= 3 from every seed, stores met once up to renaming of identifiers and
+clock readings), then by seeded random walks of 8 calls, and every failure comes with
+a minimal replayable counterexample (start store, calls with their allocations,
+faults and theta, the store after, the offending items). Each clause reports how far
+its search went: exhaustive length, distinct states, random walks.
 
 realisations:
   contextfs          the ContextFS a93035d model (the paper's Table 2: 3 hold, 5 fail)
@@ -75,18 +95,22 @@ def register(sub: Any) -> None:
         help="the law table (Table 2) of a realisation, computed",
         description=_LAWS_HELP,
         epilog="examples:\n  coalg laws --realisation contextfs\n  coalg laws --realisation repaired --json\n"
-               "  coalg laws --realisation contextfs-runtime",
+               "  coalg laws --realisation contextfs-runtime\n"
+               "  coalg laws -r repaired --length 4   (developers: every word of length <= 4; minutes, not seconds)",
         formatter_class=Formatter,
     )
     p.add_argument("--realisation", "-r", default="contextfs", metavar="NAME",
                    help="contextfs (default), repaired or contextfs-runtime")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
+    p.add_argument("--length", type=int, default=None, metavar="N",
+                   help="check every word of length <= N exhaustively (default 3; 4 is the developers' "
+                        "longer run; not for contextfs-runtime, which keeps its own budget)")
     p.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     """Print the table: JSON with sorted keys (byte-identical under every ``PYTHONHASHSEED``), or the human table."""
-    table = realisation_law_table(args.realisation)
+    table = realisation_law_table(args.realisation, args.length)
     if args.json:
         sys.stdout.write(json.dumps(table, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
     else:

@@ -7,7 +7,9 @@ Pairs h ∼vt h′ from ∅ whose valid times reach the realisation through the
 letters' valid-time argument (the channel κ, :func:`kappa`) are compared by the
 stores they record (Ψ): two histories that differ only in valid time yet record
 the same store refute separation.  Its cases are histories, not transitions, so
-L6 brings its own search (:func:`search_L6`).
+L6 brings its own search (:func:`search_L6`), over exact stores: a case is a whole
+history, not a step, so two words that reach stores equal up to renaming are not
+interchangeable here and the reduction of :mod:`coalg.laws.exploration` is off.
 """
 
 from __future__ import annotations
@@ -81,20 +83,22 @@ _HOLDS = "no two histories h ∼vt h′ with different valid times recorded the 
 _Found = tuple[Sequence[Call], Sequence[int], Sequence[int], Store, str]
 
 
-def _exhaustive(realisation: Realisation, max_len: int) -> tuple[_Found | None, int]:
-    ex = explore(realisation, "recording", max_len=max_len, seeds=SEEDS[:1])
-    explored = 0
+def _exhaustive(realisation: Realisation, max_len: int) -> tuple[_Found | None, int, int, int]:
+    """The first separation failure breadth first, the histories recorded, the depth done and the words tried."""
+    ex = explore(realisation, "recording", max_len=max_len, seeds=SEEDS[:1], reduce=False)
+    explored = words = 0
     for k in range(1, max_len + 1):
         for node in ex.nodes(k):
+            words += 1
             seen: dict[Store, tuple[int, ...]] = {}
             for vts in product(TIMES, repeat=k):
                 store, rec = _psi(realisation, node.calls, vts)
                 explored += 1
                 if rec and store in seen:
-                    return (node.calls, seen[store], vts, store, MINIMAL), explored
+                    return (node.calls, seen[store], vts, store, MINIMAL), explored, k - 1, words
                 if rec:
                     seen[store] = vts
-    return None, explored
+    return None, explored, max_len, words
 
 
 def _random(realisation: Realisation, runs: int, seed: int) -> tuple[_Found | None, int]:
@@ -123,14 +127,18 @@ def _random(realisation: Realisation, runs: int, seed: int) -> tuple[_Found | No
 
 def search_L6(realisation: Realisation, max_len: int, random_runs: int, random_seed: int) -> Verdict:
     """L6 on ``realisation``: every recording history up to ``max_len`` calls, then seeded random histories."""
-    found, explored = _exhaustive(realisation, max_len)
+    found, explored, depth, tried = _exhaustive(realisation, max_len)
+    walks = 0
     if found is None and random_runs > 0:
+        walks = random_runs
         found, more = _random(realisation, random_runs, random_seed)
         explored += more
     reading = _READING + ("" if realisation.declares_valid_time else "; this realisation declares no such channel")
+    details: dict[str, Any] = {"reading": reading, "exhaustive_length": depth, "states": tried,
+                               "random_walks": walks}
     if found is None:
         return Verdict("L6", "property", True, explored, None,
-                       f"L6 holds on '{realisation.name}': {_HOLDS.format(n=explored)}", {"reading": reading})
+                       f"L6 holds on '{realisation.name}': {_HOLDS.format(n=explored)}", details)
     word, vt1, vt2, store, how = found
     words = ", ".join(show_call(c) for c in word)
     text = (f"the histories {words} with valid times {list(vt1)} and {list(vt2)} differ only in valid time "
@@ -143,7 +151,7 @@ def search_L6(realisation: Realisation, max_len: int, random_runs: int, random_s
         "explanation": text, "length": len(word), "minimality": how,
     }
     return Verdict("L6", "counterexample", False, explored, witness,
-                   f"L6 fails on '{realisation.name}': {text}", {"reading": reading})
+                   f"L6 fails on '{realisation.name}': {text}", details)
 
 
 L6 = Clause(

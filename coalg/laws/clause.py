@@ -14,17 +14,18 @@ come from the one table of numbered items, :mod:`coalg.paper.items`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..model import Realisation
 from ..paper import Verdict, numbered
 from .exploration import Transition
-from .search import RANDOM_RUNS, Violation, search, verdict_of
+from .search import RANDOM_RUNS, Outcome, Probe, Violation, search_all, verdict_of
 from .seeds import Start
 
-__all__ = ["Clause", "ClauseCheck", "ClauseInfo", "check", "checker", "fault_reading"]
+__all__ = ["Clause", "ClauseCheck", "ClauseInfo", "check", "check_many", "checker", "clear_verdicts", "fault_reading"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class Clause:
     alphabet: str = "fragment"
     faults: bool | None = False
     fault_choice: bool = False
-    max_len: int = 2
+    max_len: int = 3
     at_start: Callable[[Realisation, Start], Violation | None] | None = None
     details: Callable[[Realisation, bool], dict[str, Any]] | None = None
     search: Callable[[Realisation, int, int, int], Verdict] | None = None
@@ -104,6 +105,78 @@ class Clause:
                 "``witness`` is a replayable\n    counterexample of minimal word length.\n")
 
 
+_Key = tuple[Clause, Realisation, bool, int, int, int]
+_VERDICTS: dict[_Key, Verdict] = {}
+
+
+def _key(clause: Clause, realisation: Realisation, faults: bool | None, max_len: int | None, random_runs: int,
+         random_seed: int | None) -> _Key:
+    if faults is not None and not clause.fault_choice:
+        raise ValueError(f"clause {clause.key} is checked without injected faults; it takes no faults argument")
+    if max_len is not None and max_len < 0:
+        raise ValueError(f"max_len must be at least 0, not {max_len}")
+    chosen = clause.faults if faults is None else faults
+    with_faults = (not realisation.edge_faults) if chosen is None else chosen
+    bound = clause.max_len if max_len is None else max_len
+    seed = clause.random_seed if random_seed is None else random_seed
+    return clause, realisation, with_faults, bound, random_runs, seed
+
+
+def _probe(key: _Key) -> Probe:
+    clause, realisation, _, _, random_runs, seed = key
+    step, at_start = clause.step, clause.at_start
+    assert step is not None, f"clause {clause.key} has neither a step predicate nor a search"
+    return Probe(lambda t: step(realisation, t),
+                 None if at_start is None else (lambda st: at_start(realisation, st)),
+                 random_runs=random_runs, random_seed=seed)
+
+
+def _verdict(key: _Key, outcome: Outcome) -> Verdict:
+    clause, realisation, with_faults, _, _, _ = key
+    details = {} if clause.details is None else clause.details(realisation, with_faults)
+    details.update(outcome.stats())
+    n = outcome.explored
+    return verdict_of(clause.key, realisation, outcome.found, n,
+                      reading=clause.reading.format(faults=fault_reading(with_faults), alphabet=clause.alphabet),
+                      holds_summary=clause.holds.format(n=n), details=details)
+
+
+def _compute(keys: list[_Key]) -> None:
+    """Verdicts for ``keys`` not yet known: one pass per exploration they share (their order kept)."""
+    groups: dict[tuple[str, bool, int], list[_Key]] = {}
+    for key in keys:
+        if key in _VERDICTS:
+            continue
+        clause, realisation, with_faults, bound, random_runs, seed = key
+        if clause.search is not None:
+            _VERDICTS[key] = clause.search(realisation, bound, random_runs, seed)
+        else:
+            groups.setdefault((clause.alphabet, with_faults, bound), []).append(key)
+    for (alphabet, with_faults, bound), members in groups.items():
+        outcomes = search_all(members[0][1], [_probe(k) for k in members], alphabet=alphabet, faults=with_faults,
+                              max_len=bound)
+        for k, outcome in zip(members, outcomes):
+            _VERDICTS[k] = _verdict(k, outcome)
+
+
+def check_many(
+    clauses: Sequence[Clause],
+    realisation: Realisation,
+    *,
+    max_len: int | None = None,
+    random_runs: int = RANDOM_RUNS,
+) -> list[Verdict]:
+    """:func:`check` of every clause, the clauses that share an exploration checked in one pass of it.
+
+    Each verdict is exactly the one :func:`check` gives for that clause alone
+    (with its own fault setting and random seed); verdicts are remembered, so a
+    later :func:`check` of the same clause with the same arguments costs nothing.
+    """
+    keys = [_key(c, realisation, None, max_len, random_runs, None) for c in clauses]
+    _compute(keys)
+    return [copy.deepcopy(_VERDICTS[k]) for k in keys]
+
+
 def check(
     clause: Clause,
     realisation: Realisation,
@@ -116,26 +189,20 @@ def check(
     """Check ``clause`` on ``realisation``: breadth first to ``max_len``, then seeded random walks.
 
     ``None`` keeps the clause's own fault setting, bound and random seed.  A
-    clause without ``fault_choice`` refuses ``faults``.
+    clause without ``fault_choice`` refuses ``faults``.  The verdict reports how
+    far the search went in its details: ``exhaustive_length``, ``states`` and
+    ``random_walks`` (:class:`~coalg.laws.search.Outcome`).  Verdicts are
+    remembered per arguments (:func:`clear_verdicts` forgets them); each call
+    returns a copy.
     """
-    if faults is not None and not clause.fault_choice:
-        raise ValueError(f"clause {clause.key} is checked without injected faults; it takes no faults argument")
-    chosen = clause.faults if faults is None else faults
-    with_faults = (not realisation.edge_faults) if chosen is None else chosen
-    bound = clause.max_len if max_len is None else max_len
-    seed = clause.random_seed if random_seed is None else random_seed
-    if clause.search is not None:
-        return clause.search(realisation, bound, random_runs, seed)
-    step, at_start = clause.step, clause.at_start
-    assert step is not None, f"clause {clause.key} has neither a step predicate nor a search"
-    found, n = search(
-        realisation, lambda t: step(realisation, t), alphabet=clause.alphabet, faults=with_faults, max_len=bound,
-        random_runs=random_runs, random_seed=seed,
-        at_start=None if at_start is None else (lambda st: at_start(realisation, st)))
-    details = {} if clause.details is None else clause.details(realisation, with_faults)
-    return verdict_of(clause.key, realisation, found, n,
-                      reading=clause.reading.format(faults=fault_reading(with_faults), alphabet=clause.alphabet),
-                      holds_summary=clause.holds.format(n=n), details=details)
+    key = _key(clause, realisation, faults, max_len, random_runs, random_seed)
+    _compute([key])
+    return copy.deepcopy(_VERDICTS[key])
+
+
+def clear_verdicts() -> None:
+    """Forget every remembered verdict (for benchmarks)."""
+    _VERDICTS.clear()
 
 
 class ClauseCheck(Protocol):

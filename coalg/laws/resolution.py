@@ -5,7 +5,8 @@ Proposition 5.20: the merged type depends on an undeclared order, so L5 fails.
 L5 says α_θ(s)(a) = α_θ′(s)(a) for every resolution θ = (c, ≺): the choice c among
 tied merge types and the row order ≺ among identifiers a prefix matches.  Every
 call of the full alphabet (prefix naming included) is run under the default θ and
-under each relevant variant (:func:`theta_variants`).
+under each relevant variant (:func:`theta_variants`) — unless it does not read θ
+at all (:func:`consults_theta`), in which case no θ′ can change it.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from .display import show_call
 from .exploration import Transition
 from .search import Violation
 
-__all__ = ["L5", "check_5_20", "check_L5", "theta_variants"]
+__all__ = ["L5", "check_5_20", "check_L5", "consults_theta", "theta_variants"]
 
 
 def theta_variants(t: Transition) -> list[Theta]:
@@ -75,8 +76,32 @@ def _explain(t: Transition, out2: Output) -> tuple[dict[str, Any], str]:
             f"{show_call(t.call)} gives a different output or store under θ′ than under θ.")
 
 
+class _Watched(Theta):
+    """θ with the same orders, noting every attribute a step reads from it."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name not in ("_reads", "__dict__"):
+            object.__getattribute__(self, "_reads").append(name)
+        return object.__getattribute__(self, name)
+
+
+def consults_theta(realisation: Realisation, t: Transition) -> bool:
+    """Whether the call of ``t`` reads θ at all: run again under a watched copy of θ.
+
+    A step is a deterministic function of (s, a, ξ, faults, θ); if it read no
+    attribute of θ and gave the same result, every θ′ gives that result too, and
+    there is no variant to try.  Otherwise :func:`theta_variants` are tried.
+    """
+    w = _Watched(t.theta.type_priority, t.theta.id_priority, t.theta.descending)
+    object.__setattr__(w, "_reads", [])
+    out, after = realisation.step(t.before, t.call.letter, t.call.allocation, theta=w, faults=t.call.faults)
+    return bool(object.__getattribute__(w, "_reads")) or out != t.output or after != t.after
+
+
 def _independent(realisation: Realisation, t: Transition) -> tuple[int, Violation | None]:
     a = t.call.letter
+    if not consults_theta(realisation, t):
+        return 1, None
     for theta2 in theta_variants(t):
         out2, after2 = realisation.step(t.before, a, t.call.allocation, theta=theta2, faults=t.call.faults)
         if out2 != t.output or after2 != t.after:

@@ -23,7 +23,7 @@ from ..model import (
     store_to_json,
 )
 from ..paper import Verdict, paper_item
-from .clause import Clause, check, checker
+from .clause import Clause, check_many, checker
 from .exploration import Transition
 from .monotonicity import is_creating_call, monotone
 from .search import Violation, added, edges_json
@@ -149,8 +149,8 @@ check_S4 = checker(S4, __name__)
 
 
 def check_schema(realisation: Realisation) -> list[Verdict]:
-    """The derivation schema (Def. 3.23): S1, S2, S3 and S4 checked on ``realisation``, in order."""
-    return [check(clause, realisation) for clause in (S1, S2, S3, S4)]
+    """The derivation schema (Def. 3.23): S1, S2, S3 and S4 checked on ``realisation``, in order (one pass)."""
+    return check_many((S1, S2, S3, S4), realisation)
 
 
 @paper_item("5.6")

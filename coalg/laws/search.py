@@ -6,7 +6,11 @@ exploration, how many cases it examined and the :class:`Violation` if any
 :func:`coalg.laws.exploration.explore` in order and stops at the first violation,
 which therefore has minimal word length; when it finds nothing it adds seeded
 random walks (:data:`RANDOM_RUNS` walks of :data:`RANDOM_LENGTH` calls) and
-shrinks what they find greedily.  :func:`verdict_of` turns the result into a
+shrinks what they find greedily.  :func:`search_all` runs several checks
+(:class:`Probe`) over one pass of the same exploration — the law table's way —
+with exactly the outcome each would have alone (:class:`Outcome`: the
+violation, the cases examined, how deep the exhaustive search went, how many
+distinct states it extended, how many random walks were added).  :func:`verdict_of` turns the result into a
 :class:`~coalg.paper.verdict.Verdict` whose witness is **replayable** JSON: the
 start store, the word as calls (letter, allocation, injected faults), θ, the
 store after, the offending records or edges, and one sentence saying what went
@@ -45,6 +49,8 @@ __all__ = [
     "RANDOM_LENGTH",
     "RANDOM_RUNS",
     "Found",
+    "Outcome",
+    "Probe",
     "StartCheck",
     "StepCheck",
     "Violation",
@@ -52,6 +58,7 @@ __all__ = [
     "edges_json",
     "ids_text",
     "search",
+    "search_all",
     "verdict_of",
     "witness_of",
 ]
@@ -113,14 +120,39 @@ def added(t: Transition) -> tuple[frozenset[Id], frozenset[Edge]]:
     return t.after.dom() - t.before.dom(), t.after.edges - t.before.edges
 
 
-def _levels(ex_transitions: Iterable[Transition], check: StepCheck) -> tuple[Found | None, int]:
-    explored = 0
-    for t in ex_transitions:
-        n, v = check(t)
-        explored += n
-        if v is not None:
-            return Found(t.start, t.word, t.after, v, t.theta), explored
-    return None, explored
+@dataclass(frozen=True)
+class Probe:
+    """One check to run over an exploration: its step check, its seed check, and its random walks."""
+
+    check: StepCheck
+    at_start: StartCheck | None = None
+    random_runs: int = RANDOM_RUNS
+    random_length: int = RANDOM_LENGTH
+    random_seed: int = 0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a search found and how far it went.
+
+    ``exhaustive_length``: every word of at most this length was checked — the
+    bound when the breadth-first pass found nothing, one less than the
+    witness's length when it found one (−1 when a seed itself violates);
+    ``states``: how many distinct states (up to the exploration's reduction)
+    the pass examined every letter at; ``random_walks``: how many seeded random
+    walks were added after it.
+    """
+
+    found: Found | None
+    explored: int
+    exhaustive_length: int
+    states: int
+    random_walks: int
+
+    def stats(self) -> dict[str, int]:
+        """The three numbers a verdict reports about its search."""
+        return {"exhaustive_length": self.exhaustive_length, "states": self.states,
+                "random_walks": self.random_walks}
 
 
 def _shrink(realisation: Realisation, t: Transition, check: StepCheck) -> Found:
@@ -143,6 +175,72 @@ def _shrink(realisation: Realisation, t: Transition, check: StepCheck) -> Found:
     return Found(best.start, best.word, best.after, v, best.theta, _SHRUNK)
 
 
+@dataclass
+class _Run:
+    """The state of one probe during a pass."""
+
+    probe: Probe
+    depth: int
+    found: Found | None = None
+    explored: int = 0
+    states: int = 0
+
+
+def search_all(
+    realisation: Realisation,
+    probes: Sequence[Probe],
+    *,
+    alphabet: str = "fragment",
+    faults: bool = False,
+    max_len: int = 2,
+    seeds: Sequence[Seed] = SEEDS,
+    reduce: bool = True,
+) -> list[Outcome]:
+    """Run every probe over one breadth-first pass of the exploration, then each its random walks.
+
+    Each probe sees the seeds (with its ``at_start``), then every transition in
+    search order until its first violation, exactly as :func:`search` alone
+    would; the pass stops when every probe has found one or the levels end.
+    """
+    ex = explore(realisation, alphabet, faults=faults, max_len=max_len, seeds=seeds, reduce=reduce)
+    runs = [_Run(p, max_len) for p in probes]
+    for r in runs:
+        if r.probe.at_start is not None:
+            for st in ex.starts:
+                r.explored += 1
+                v = r.probe.at_start(st)
+                if v is not None:
+                    r.found, r.depth = Found(st, (), st.store, v), -1
+                    break
+    active = [r for r in runs if r.found is None]
+    if active:
+        for t in ex.transitions():
+            for r in active:
+                n, v = r.probe.check(t)
+                r.explored += n
+                r.states = t.state + 1
+                if v is not None:
+                    r.found, r.depth = Found(t.start, t.word, t.after, v, t.theta), len(t.word) - 1
+            if any(r.found is not None for r in active):
+                active = [r for r in active if r.found is None]
+                if not active:
+                    break
+    outcomes = []
+    for r in runs:
+        walks = 0
+        if r.found is None and r.probe.random_runs > 0:
+            walks = r.probe.random_runs
+            for t in random_transitions(realisation, alphabet, runs=walks, length=r.probe.random_length,
+                                        seed=r.probe.random_seed, faults=faults, seeds=seeds):
+                n, v = r.probe.check(t)
+                r.explored += n
+                if v is not None:
+                    r.found = _shrink(realisation, t, r.probe.check)
+                    break
+        outcomes.append(Outcome(r.found, r.explored, r.depth, r.states, walks))
+    return outcomes
+
+
 def search(
     realisation: Realisation,
     check: StepCheck,
@@ -162,25 +260,9 @@ def search(
     order; if nothing is found, ``random_runs`` seeded random walks, a violation
     found there shrunk greedily (calls removed while it persists).
     """
-    ex = explore(realisation, alphabet, faults=faults, max_len=max_len, seeds=seeds)
-    explored = 0
-    if at_start is not None:
-        for st in ex.starts:
-            explored += 1
-            v = at_start(st)
-            if v is not None:
-                return Found(st, (), st.store, v), explored
-    found, n = _levels(ex.transitions(), check)
-    explored += n
-    if found is None and random_runs > 0:
-        walks = random_transitions(realisation, alphabet, runs=random_runs, length=random_length, seed=random_seed,
-                                   faults=faults, seeds=seeds)
-        for t in walks:
-            n, v = check(t)
-            explored += n
-            if v is not None:
-                return _shrink(realisation, t, check), explored
-    return found, explored
+    [out] = search_all(realisation, [Probe(check, at_start, random_runs, random_length, random_seed)],
+                       alphabet=alphabet, faults=faults, max_len=max_len, seeds=seeds)
+    return out.found, out.explored
 
 
 def witness_of(found: Found) -> dict[str, Any]:

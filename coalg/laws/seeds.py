@@ -57,6 +57,7 @@ from ..model import (
 __all__ = [
     "ALPHABETS",
     "NAMESPACES",
+    "RENAMING_INVARIANT",
     "SEEDS",
     "UNKNOWN",
     "Seed",
@@ -233,6 +234,15 @@ ALPHABETS: dict[str, Callable[[Store], list[Letter]]] = {
     "recording": recording_alphabet,
 }
 """The alphabets of the law search by name: the letters tried at a store."""
+
+RENAMING_INVARIANT = frozenset({"fragment", "recording"})
+"""The alphabets that name identifiers by equality only (and :data:`UNKNOWN` as a constant).
+
+Renaming a store's identifiers renames its letters with it, so the exploration
+may identify stores up to renaming (:func:`coalg.laws.exploration.state_key`).
+The full alphabet names identifiers by prefix (``i[:-1]``) and the model
+resolves a prefix in the order of the identifiers, so it is not.
+"""
 
 
 # --------------------------------------------------------------------------- allocation and faults

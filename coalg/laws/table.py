@@ -24,7 +24,7 @@ from ..model import Realisation, call_from_json, get_realisation
 from ..paper import Verdict
 from .agreement import L2, check_L2
 from .bitemporality import L6, check_L6
-from .clause import Clause, ClauseCheck, ClauseInfo
+from .clause import Clause, ClauseCheck, ClauseInfo, check_many, clear_verdicts
 from .display import show_call
 from .exploration import clear_cache as clear_explorations
 from .integrity import L7, check_L7
@@ -88,17 +88,22 @@ def clause_entry(key: str, v: Verdict) -> dict[str, Any]:
 
 
 @cache
-def _table(r: Realisation) -> dict[str, Any]:
-    return {"realisation": r.name, "clauses": {key: clause_entry(key, CHECKS[key](r)) for key in CLAUSES}}
+def _table(r: Realisation, max_len: int | None) -> dict[str, Any]:
+    verdicts = check_many(CLAUSE_TABLE, r, max_len=max_len)
+    return {"realisation": r.name, "clauses": {c.key: clause_entry(c.key, v) for c, v in zip(CLAUSE_TABLE, verdicts)}}
 
 
-def law_table(realisation: Realisation | str) -> dict[str, Any]:
+def law_table(realisation: Realisation | str, *, max_len: int | None = None) -> dict[str, Any]:
     """Every clause checked on ``realisation``, as the JSON of ``python -m coalg laws --json``.
 
     Parameters
     ----------
     realisation : Realisation or str
         The realisation, or its name in :data:`coalg.model.registry.REALISATIONS`.
+    max_len : int or None
+        The exhaustive bound of every clause; ``None`` keeps each clause's own
+        (3: every word of length ≤ 3 from every seed store).  ``4`` is the
+        developers' longer run (``coalg laws --length 4``).
 
     Returns
     -------
@@ -110,12 +115,17 @@ def law_table(realisation: Realisation | str) -> dict[str, Any]:
     -----
     ``{"realisation": name, "clauses": {"L1": {"holds": …, "explored": …, …}, …}}`` with
     keys L1 L2 L3 L4i L4ii L5 L6 L7 S1 S2 S3 S4.  Each entry has ``holds``,
-    ``explored``, ``kind`` (theorem / instantiation), ``verdict`` (property /
+    ``explored`` (the cases checked), ``exhaustive_length`` (every word of at
+    most this length from every seed was checked: the bound when the clause
+    holds, one less than the witness's length when it fails), ``states`` (the
+    distinct states, up to renaming and clock readings, whose calls the
+    breadth-first search examined), ``random_walks`` (seeded walks added after
+    it), ``kind`` (theorem / instantiation), ``verdict`` (property /
     counterexample), ``title``, ``result`` (where the paper settles it),
     ``repair`` (what Table 2 says a repair needs), ``reading`` (which form was
     checked), ``summary``, and ``witness`` when it fails; L3 may carry
     ``fault_path`` and L7 ``reachable_set``, ``labels`` and ``strong_form``.
-    The result is a cached function of the realisation, returned as a copy.
+    The result is a cached function of the realisation and bound, returned as a copy.
 
     Examples
     --------
@@ -125,12 +135,15 @@ def law_table(realisation: Realisation | str) -> dict[str, Any]:
     ['L1', 'L3', 'L4i', 'S1', 'S2', 'S3', 'S4']
     """
     r = get_realisation(realisation) if isinstance(realisation, str) else realisation
-    return copy.deepcopy(_table(r))
+    if max_len is not None and max_len < 1:
+        raise ValueError(f"the exhaustive bound must be at least 1, not {max_len}")
+    return copy.deepcopy(_table(r, max_len))
 
 
 def clear_cache() -> None:
-    """Forget every cached law table and exploration (for benchmarks)."""
+    """Forget every cached law table, verdict and exploration (for benchmarks)."""
     _table.cache_clear()
+    clear_verdicts()
     clear_explorations()
 
 
@@ -146,26 +159,31 @@ def _short(entry: dict[str, Any], realisation: str) -> str:
 
 def format_law_table(table: dict[str, Any]) -> str:
     """The human-readable table of ``python -m coalg laws``."""
-    rows = [("clause", "title", "holds", "kind", "explored", "result / witness")]
+    rows = [("clause", "title", "holds", "kind", "explored", "length", "states", "walks", "result / witness")]
     for key in CLAUSES:
         e = table["clauses"][key]
         rows.append((key, e["title"], "yes" if e["holds"] else "NO", e["kind"], str(e["explored"]),
+                     f"≤ {e['exhaustive_length']}", str(e["states"]), str(e["random_walks"]),
                      _short(e, table["realisation"])))
-    widths = [max(len(r[k]) for r in rows) for k in range(5)]
+    last = len(rows[0]) - 1
+    widths = [max(len(r[k]) for r in rows) for k in range(last)]
     lines = [f"Laws L1–L7 and derivation schema S1–S4 on realisation '{table['realisation']}'", ""]
     if "budget" in table:  # observed on the released package (coalg.contextfs.runtime)
         seed = table.get("hashseed", "unset")
         lines.insert(1, f"observed on the released contextfs 0.2.35 (PYTHONHASHSEED={seed}); "
                         f"explored: {table['budget']}")
     for k, r in enumerate(rows):
-        lines.append("  ".join(r[m].ljust(widths[m]) for m in range(5)) + "  " + r[5])
+        lines.append("  ".join(r[m].ljust(widths[m]) for m in range(last)) + "  " + r[last])
         if k == 0 or r[0] == "L7":
             lines.append("  ".join("-" * w for w in widths) + "  " + "-" * 16)
     laws = [table["clauses"][k]["holds"] for k in LAW_CLAUSES]
     schema = [table["clauses"][k]["holds"] for k in SCHEMA_CLAUSES]
     tally = (f"{sum(laws)} of {len(laws)} law clauses hold, {len(laws) - sum(laws)} fail; "
              f"{sum(schema)} of {len(schema)} schema clauses hold.")
-    lines += ["", tally]
+    legend = ("length: every word up to this length from every seed store was checked (for a clause that "
+              "fails, every word shorter than its witness); states: the distinct stores, up to renaming and "
+              "clock readings, whose calls were all examined; walks: seeded random walks added after that.")
+    lines += ["", tally, legend]
     notes = []
     fp = table["clauses"]["L3"].get("fault_path")
     if fp and not fp["holds"]:

@@ -350,3 +350,19 @@ def test_explorations_are_a_cached_function_of_their_arguments() -> None:
     assert law_table(CONTEXTFS)["clauses"]["L1"]["holds"] is True  # a copy each time
     clear_cache()
     assert explore(CONTEXTFS, max_len=1) is not a
+
+
+def test_laws_command_length_and_search_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _ = _laws_cli(capsys, "-r", "contextfs", "--length", "1")
+    assert code == 0
+    header = next(line for line in text.splitlines() if line.startswith("clause"))
+    assert header.split()[4:8] == ["explored", "length", "states", "walks"]
+    l1 = next(line for line in text.splitlines() if line.startswith("L1 "))
+    assert "≤ 1" in l1 and "length: every word up to this length" in text
+    code, text, _ = _laws_cli(capsys, "-r", "contextfs", "--length", "1", "--json")
+    d = json.loads(text)
+    assert d == law_table(CONTEXTFS, max_len=1) and d["clauses"]["L1"]["exhaustive_length"] == 1
+    code, text, err = _laws_cli(capsys, "-r", "contextfs", "--length", "0")
+    assert (code, text) == (2, "") and err == "coalg laws: error: --length must be at least 1, not 0\n"
+    code, text, err = _laws_cli(capsys, "-r", "contextfs-runtime", "--length", "2")
+    assert (code, text) == (2, "") and "keeps its own budget" in err

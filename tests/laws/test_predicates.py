@@ -1,0 +1,550 @@
+"""The predicates behind the law checks, one by one, on steps small enough to work out by hand.
+
+The law table asks each predicate thousands of questions and reports one
+answer; a predicate that answered wrongly in one branch could hide there.  Here
+each branch gets a step whose answer is known — the records lost, the edge that
+dangles, the θ variants a merge must be tried under, the fields a perturbation
+changes, the text of the explanation — so that a change to any branch is seen.
+These are also the tests mutation testing (``bench/mutation.py``) runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from mutants import mutant
+
+from coalg.laws import SEEDS, Transition, allocate, theta_variants
+from coalg.laws.agreement import (
+    L2,
+    disagreement,
+    history_lineage,
+    l2_disagreement,
+    record_view,
+    router_lineage,
+)
+from coalg.laws.ancestry import _ac_plus_failure, _stable
+from coalg.laws.bitemporality import _psi, kappa, search_L6
+from coalg.laws.foundations import _pool, _union
+from coalg.laws.integrity import L7, _at_seed, _kept, _strong_form_details, dangling, l7_strong_form
+from coalg.laws.inverse_closure import L3, _fault_path_details, l3_fault_path, one_way_edges
+from coalg.laws.locality import (
+    L4I,
+    L4II,
+    _alter,
+    _record_diff,
+    _restricted,
+    confinement,
+    fibre_of,
+    perturbations,
+)
+from coalg.laws.merge import _first_non_commuting, _idempotent, _order_fields
+from coalg.laws.monotonicity import L1, _five_two_case, is_creating_call, monotone
+from coalg.laws.resolution import L5, _explain, _merged_type, consults_theta
+from coalg.laws.schema import S1, S2, S3, S4
+from coalg.laws.seeds import derived_ids, seed_named
+from coalg.model import (
+    CONTEXTFS,
+    EMPTY,
+    LINEAGE,
+    REPAIRED,
+    Allocation,
+    Call,
+    Created,
+    Delete,
+    Edge,
+    Evolve,
+    Found,
+    Letter,
+    Merge,
+    Realisation,
+    Recall,
+    RecallPrefix,
+    Record,
+    Relation,
+    Save,
+    SaveAt,
+    Split,
+    Store,
+    Supersede,
+    Theta,
+    restrict,
+)
+
+R = Relation
+
+
+def step_of(real: Realisation, s: Store, a: Letter, *, clock: int = 9, faults: frozenset[int] = frozenset(),
+            theta: Theta = Theta(), derived: frozenset[str] = frozenset(), seed: str = "empty") -> Transition:
+    """The transition of ``a`` at ``s`` with the search's allocation (a start of the given seed's name)."""
+    xi = allocate(s, a, clock)
+    out, after = real.step(s, a, xi, theta=theta, faults=faults)
+    start = seed_named(real, seed)
+    return Transition(start, (), s, Call(a, xi, faults), out, after, derived | derived_ids(a, out), theta)
+
+
+TIE = seed_named(CONTEXTFS, "tie").store              # id0001 fact, id0002 decision, both in alice
+TWO = seed_named(CONTEXTFS, "two-namespaces").store   # id0001 in alice, id0002 in bob (tagged secret)
+MERGED = seed_named(CONTEXTFS, "merged").store        # TIE and id0003 merged from both
+
+
+# --------------------------------------------------------------------------- L1, S1: what a step lost
+
+
+def test_monotone_names_every_loss() -> None:
+    before = Store.of({"a": Record("a"), "b": Record("b"), "c": Record("c")},
+                      [("c", R.EVOLVED_FROM, "b"), ("b", R.EVOLVED_INTO, "c")])
+    after = Store.of({"b": Record("b2"), "c": Record("c"), "d": Record("d")}, [("c", R.EVOLVED_FROM, "b")])
+    v = monotone(before, after)
+    assert v is not None
+    assert v.offending == {"lost_records": ["a"], "changed_records": ["b"],
+                           "lost_edges": [["b", "evolved_into", "c"]]}
+    assert v.explanation == "removed records [a]; changed records [b]; removed 1 edge(s)"
+    only_edges = monotone(before, before.without_edges([Edge("c", R.EVOLVED_FROM, "b")]))
+    assert only_edges is not None and only_edges.explanation == "removed 1 edge(s)"
+    assert only_edges.offending["lost_records"] == [] and only_edges.offending["changed_records"] == []
+    only_lost = monotone(before, before.without_record("a"))
+    assert only_lost is not None and only_lost.explanation == "removed records [a]"
+    assert monotone(before, before.with_record("z", Record("z"))) is None
+    assert monotone(before, before) is None
+
+
+def test_l1_and_s1_read_only_creating_calls() -> None:
+    assert is_creating_call(Save(Record("x"))) and is_creating_call(Evolve("a", "b"))
+    assert not is_creating_call(Recall("a")) and not is_creating_call(Delete("a"))
+    assert not is_creating_call(Evolve("a", "b", by_prefix=True))
+    t = step_of(CONTEXTFS, TIE, Delete("id0001"))
+    assert L1.step(CONTEXTFS, t) == (0, None) and S1.step(CONTEXTFS, t) == (0, None)  # type: ignore[misc]
+    t = step_of(CONTEXTFS, TIE, Evolve("id0001", "v2"))
+    assert L1.step(CONTEXTFS, t) == (1, None)  # type: ignore[misc]
+    bad = step_of(mutant("overwrites-parent").realisation, TIE, Evolve("id0001", "v2"))
+    n, v = L1.step(CONTEXTFS, bad)  # type: ignore[misc]
+    assert n == 1 and v is not None
+    assert v.explanation == "evolve(id0001, 'v2') changed records [id0001]: the carrier did not grow monotonically."
+    n, v = S1.step(CONTEXTFS, bad)  # type: ignore[misc]
+    assert v is not None and v.explanation.endswith(": the call is not additive.")
+
+
+def test_s1_catches_an_overwrite_at_a_new_identifier() -> None:
+    def overwrite(s: Store, a: Letter, xi: Allocation, **kw: Any) -> Any:
+        out, s2 = CONTEXTFS.step(s, a, xi, **kw)
+        if isinstance(a, Save):  # lands on the first record instead of the allocated identifier
+            j = min(s.dom())
+            return Created(((j, a.record),)), s.with_record(j, a.record)
+        return out, s2
+
+    real = Realisation("overwrite", overwrite, "")
+    t = step_of(real, TIE, Save(Record("x", namespace="alice")))
+    n, v = S1.step(real, t)  # type: ignore[misc]
+    assert n == 1 and v is not None and "changed records [id0001]" in v.explanation
+    failed = step_of(CONTEXTFS, TIE, Evolve("missing", "v2"))
+    assert S1.step(CONTEXTFS, failed) == (0, None)  # type: ignore[misc]
+
+
+def test_five_two_case_compares_parent_and_child() -> None:
+    c = _five_two_case([Save(Record("r")), Evolve("id0001", "q"), Delete("id0001")], "id0002", "id0001")
+    assert c["beta_minus_changes"] and c["ancestry_changes"] and c["ancestry_of_target_changes"] is None
+    assert c["survivor"] == "id0002" and c["beta_minus_before"]["successors"] == [["evolved_from", "id0001"]]
+    assert c["beta_minus_after"]["successors"] == [] and len(c["word"]) == 3
+    c = _five_two_case([Save(Record("r")), Evolve("id0001", "q"), SaveAt("id0001", Record("r2"))], "id0002",
+                       "id0001")
+    assert c["ancestry_of_target_changes"] is True and not c["beta_minus_changes"] and c["ancestry_changes"]
+
+
+# --------------------------------------------------------------------------- L2: edges and metadata
+
+
+def test_l2_reads_the_declared_view_and_stray_keys() -> None:
+    t = step_of(CONTEXTFS, MERGED, Evolve("id0003", "v2"), derived=frozenset({"id0003"}), seed="merged")
+    found = l2_disagreement(CONTEXTFS, t.after, "id0004")
+    assert found is not None
+    assert (found["relation"], found["edge_targets"], found["metadata"]) == ("merged_from", [], ["id0001", "id0002"])
+    assert found["text"] == ("created id0004 whose metadata says merged_from = [id0001, id0002] but it has no "
+                             "merged_from edge.")
+    assert l2_disagreement(CONTEXTFS, MERGED, "id0003") is None
+    v = disagreement(CONTEXTFS, t.after, ["id0003", "id0004", "nowhere"])
+    assert v is not None and v.offending["record"] == "id0004" and "text" not in v.offending
+    n, v = L2.step(CONTEXTFS, t)  # type: ignore[misc]
+    assert n == 1 and v is not None and v.explanation.startswith("evolve(id0003, 'v2') created id0004")
+    same = step_of(CONTEXTFS, MERGED, Recall("id0003"), derived=frozenset({"id0003"}))
+    assert L2.step(CONTEXTFS, same) == (0, None)  # type: ignore[misc]
+    stray = Store.of({"j": Record("m", metadata={"merged_from": ["a"]}), "a": Record("a"), "b": Record("b")},
+                     [("j", R.MERGED_FROM, "a"), ("j", R.MERGED_FROM, "b")])
+    found = l2_disagreement(REPAIRED, stray, "j")
+    assert found is not None and found["metadata"] == ["a"] and found["edge_targets"] == ["a", "b"]
+    assert found["text"] == "created j whose metadata says merged_from = [a] but its merged_from edges go to [a, b]."
+    view = record_view(REPAIRED, stray, "j")
+    assert view is not None and sorted(view.metadata["merged_from"]) == ["a", "b"]
+    assert record_view(CONTEXTFS, stray, "j") == stray.records["j"]
+
+
+def test_the_two_metadata_fallbacks() -> None:
+    s = Store.of({"a": Record("a"), "b": Record("b", metadata={"merged_from": ["a", "z"], "split_from": "q"}),
+                  "c": Record("c"), "d": Record("d", metadata={"evolved_from": "c"})},
+                 [("d", R.EVOLVED_FROM, "c"), ("c", R.EVOLVED_INTO, "d")])
+    assert router_lineage(s, "b") == {"ancestors": [{"id": "a", "relation": "merged_from", "depth": 1},
+                                                    {"id": "z", "relation": "merged_from", "depth": 1},
+                                                    {"id": "q", "relation": "split_from", "depth": 1}],
+                                      "descendants": []}
+    assert history_lineage(s, "b") == [{"memory_id": "a", "relation": "merged_from"},
+                                       {"memory_id": "z", "relation": "merged_from"}]
+    assert router_lineage(s, "c") == {"ancestors": [], "descendants": [{"id": "d", "relation": "evolved_into",
+                                                                        "depth": 1}]}
+    assert history_lineage(s, "d") == [{"memory_id": "c", "relation": "evolved_from"}]
+    assert router_lineage(s, "nowhere") == {"ancestors": [], "descendants": []} and history_lineage(s, "x") == []
+    chain = Store.of({k: Record(k) for k in "pqrs"}, [("q", R.EVOLVED_FROM, "p"), ("r", R.EVOLVED_FROM, "q"),
+                                                      ("s", R.EVOLVED_FROM, "r")])
+    assert [e["id"] for e in router_lineage(chain, "s")["ancestors"]] == ["r", "q", "p"]
+    assert [e["depth"] for e in router_lineage(chain, "s", max_depth=2)["ancestors"]] == [1, 2]
+
+
+# --------------------------------------------------------------------------- L3, L7: edges
+
+
+def test_one_way_edges_and_the_fault_path() -> None:
+    before = Store.of({"a": Record("a")})
+    after = before.with_record("b", Record("b")).with_edges([Edge("b", R.EVOLVED_FROM, "a")])
+    v = one_way_edges(before, Call(Evolve("a", "b"), Allocation(("b",), 1)), after)
+    assert v is not None and v.offending == {"one_way_edges": [["b", "evolved_from", "a"]]}
+    assert v.explanation == "evolve(a, 'b') added (b, EVOLVED_FROM, a) but not its inverse (a, EVOLVED_INTO, b)."
+    assert one_way_edges(before, Call(Evolve("a", "b")), after.with_edges([Edge("a", R.EVOLVED_INTO, "b")])) is None
+    t = step_of(CONTEXTFS, TIE, Evolve("id0001", "v2"), faults=frozenset({1}))
+    n, v = L3.step(CONTEXTFS, t)  # type: ignore[misc]
+    assert n == 1 and v is not None
+    assert L3.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Save(Record("x")))) == (0, None)  # type: ignore[misc]
+    fp = l3_fault_path(CONTEXTFS)
+    assert not fp.holds and fp.witness["word"][0]["faults"] == [1] and fp.explored > 0
+    assert l3_fault_path(REPAIRED).holds
+    d = _fault_path_details(CONTEXTFS, False)["fault_path"]
+    assert d["holds"] is False and d["explanation"].startswith("evolve(id0001, 'v2') [edge write 1 fails]")
+    assert _fault_path_details(CONTEXTFS, True) == {} and _fault_path_details(REPAIRED, False) == {}
+
+
+def test_dangling_reports_new_dangling_edges_ancestry_first() -> None:
+    before = Store.of({"a": Record("a")}, [("a", R.SUPERSEDES, "old")])
+    after = before.with_edges([Edge("a", R.RELATED_TO, "x"), Edge("a", R.EVOLVED_FROM, "y")])
+    v = dangling(before, after, None)
+    assert v is not None
+    assert v.offending["dangling_edges"] == [["a", "evolved_from", "y"], ["a", "related_to", "x"]]
+    assert v.offending["missing_endpoints"] == ["y"]
+    assert v.explanation == "left the edge (a, EVOLVED_FROM, y) whose endpoint y holds no record"
+    only = dangling(before, after, LINEAGE)
+    assert only is not None and only.offending["dangling_edges"] == [["a", "evolved_from", "y"]]
+    assert dangling(before, before, None) is None
+    assert dangling(before, after.without_edges([Edge("a", R.EVOLVED_FROM, "y")]), LINEAGE) is None
+    st = seed_named(CONTEXTFS, "empty")
+    bad_seed = type(st)(st.seed, after, 1, frozenset(), ())
+    assert _at_seed(None, CONTEXTFS, bad_seed).explanation.endswith("holds no record.")  # type: ignore[union-attr]
+    assert _at_seed(LINEAGE, CONTEXTFS, st) is None
+    failed = step_of(CONTEXTFS, TIE, Evolve("missing", "v2"))
+    assert _kept(None, CONTEXTFS, failed) == (0, None)
+    t = step_of(CONTEXTFS, TIE, Supersede(UNKNOWN_ID, "id0001"))
+    n, v = _kept(None, CONTEXTFS, t)
+    assert n == 1 and v is not None and v.explanation.endswith("holds no record.")
+    assert _kept(LINEAGE, CONTEXTFS, t) == (1, None)
+
+
+UNKNOWN_ID = "missing"
+
+
+def test_l7_reports_its_strong_form() -> None:
+    d = _strong_form_details(CONTEXTFS, False)
+    assert d["labels"].startswith("R⁻ ∪ R⁺") and d["reachable_set"].startswith("every store reachable from ∅")
+    assert d["strong_form"]["holds"] is False
+    assert d["strong_form"]["explanation"].startswith("supersede(missing, id0001)")
+    assert _strong_form_details(REPAIRED, False)["strong_form"]["explanation"] is None
+    assert l7_strong_form(REPAIRED).holds and not l7_strong_form(CONTEXTFS, alphabet="full", max_len=1).holds
+    v = L7.step(CONTEXTFS, step_of(CONTEXTFS, MERGED, Delete("id0001")))  # type: ignore[misc]
+    assert v == (1, None)  # ContextFS's delete removes the incident edges too
+
+
+# --------------------------------------------------------------------------- L4: namespaces
+
+
+def test_fibre_of() -> None:
+    assert fibre_of(TWO, Save(Record("x", namespace="carol"))) == "carol"
+    assert fibre_of(TWO, Evolve("id0002", "v")) == "bob"
+    assert fibre_of(TWO, Merge(("id0001", "id0002"))) is None
+    assert fibre_of(TIE, Merge(("id0001", "id0002"))) == "alice"
+    assert fibre_of(TWO, Evolve("missing", "v")) is None
+    assert fibre_of(TWO, Delete("id0001")) is None
+    assert fibre_of(TWO, Evolve("id000", "v", by_prefix=True)) is None
+
+
+def test_confinement_both_ways_it_can_fail() -> None:
+    bad = mutant("files-in-alice").realisation
+    t = step_of(bad, TWO, Evolve("id0002", "v2"), seed="two-namespaces")
+    v = confinement(bad, "bob", TWO, t.call, t.output, t.after, t.theta)
+    assert v is not None and v.offending["namespace"] == "bob" and "restricted_before" in v.offending
+    assert "does not give (o, π_bob(s′))" in v.explanation
+
+    def touches_bob(s: Store, a: Letter, xi: Allocation, **kw: Any) -> Any:
+        out, s2 = CONTEXTFS.step(s, a, xi, **kw)
+        if isinstance(a, Evolve) and isinstance(out, Created):
+            for i in sorted(s2.dom()):
+                if s2.records[i].namespace == "bob":
+                    s2 = s2.with_record(i, s2.records[i].with_content("touched"))
+        return out, s2
+
+    real = Realisation("touches-bob", touches_bob, "")
+    t = step_of(real, TWO, Evolve("id0001", "v2"), seed="two-namespaces")
+    v = confinement(real, "alice", TWO, t.call, t.output, t.after, t.theta)
+    assert v is not None and v.offending == {"namespace": "alice", "changed_namespace": "bob"}
+    assert v.explanation == "evolve(id0001, 'v2') names only records of alice but changed namespace bob."
+    ok = step_of(CONTEXTFS, TWO, Evolve("id0001", "v2"))
+    assert confinement(CONTEXTFS, "alice", TWO, ok.call, ok.output, ok.after, ok.theta) is None
+    assert L4I.step(CONTEXTFS, ok) == (1, None)  # type: ignore[misc]
+    assert L4I.step(CONTEXTFS, step_of(CONTEXTFS, TWO, Merge(("id0001", "id0002")))) == (0, None)  # type: ignore
+    stale = Transition(ok.start, (), TWO, Call(ok.call.letter, Allocation(("id0002",), 9)), ok.output, ok.after,
+                       frozenset())
+    assert L4I.step(CONTEXTFS, stale) == (0, None)  # type: ignore[misc]  # not strictly fresh
+
+
+def test_restriction_is_remembered_for_one_store() -> None:
+    a = _restricted(TWO, "alice")
+    assert a == restrict(TWO, "alice") and _restricted(TWO, "alice") is a
+    assert _restricted(TWO, "bob") == restrict(TWO, "bob") != a
+    assert _restricted(TIE, "alice") == TIE
+
+
+def test_perturbations_alter_every_field_outside_the_namespace() -> None:
+    r = Record("c", type="fact", namespace="n", tags={"t"}, metadata={"k": 1}, valid_time=3, summary="s")
+    a = _alter(r)
+    assert a.content == "c (altered)" and a.type == "altered" and a.tags == {"t", "altered"}
+    assert a.summary == "altered" and a.metadata == {"k": 1, "altered": True} and a.valid_time == 103
+    assert a.namespace == "n" and _alter(Record("x")).valid_time == 100
+    assert _record_diff(r, a) == ["content", "type", "tags", "summary", "valid_time", "metadata.altered"]
+    assert _record_diff(r, r) == [] and _record_diff(None, r) == ["presence"] and _record_diff(r, None) == ["presence"]
+    assert _record_diff(r, r.evolve(namespace="m", metadata={"k": 2})) == ["namespace", "metadata.k"]
+    ps = perturbations(TWO, "alice")
+    assert [label for label, _ in ps] == ["record id0002 altered", "the restriction π_alice(s)"]
+    assert ps[0][1].records["id0002"] == _alter(TWO.records["id0002"]) and ps[1][1] == restrict(TWO, "alice")
+    assert perturbations(TIE, "alice") == []
+
+
+def test_construction_locality_finds_the_foreign_payload() -> None:
+    t = step_of(CONTEXTFS, TWO, Merge(("id0001", "id0002")), seed="two-namespaces")
+    n, v = L4II.step(CONTEXTFS, t)  # type: ignore[misc]
+    assert n == 1 and v is not None
+    assert v.offending["perturbation"] == "record id0002 altered" and v.offending["record"] == "id0003"
+    assert v.offending["differs_in"] == ["content", "type", "tags", "metadata.altered"]
+    assert v.explanation == ("merge(id0001, id0002) files id0003 in alice, yet with record id0002 altered (π_alice "
+                             "unchanged) the record at id0003 differs in content, type, tags, metadata.altered: it "
+                             "carries payload from outside alice.")
+    assert set(v.extra) == {"other_before", "other_after", "other_output"}
+    assert L4II.step(CONTEXTFS, step_of(CONTEXTFS, TWO, Evolve("id0001", "v2"))) == (2, None)  # type: ignore
+    assert L4II.step(CONTEXTFS, step_of(CONTEXTFS, TWO, Recall("id0001"))) == (0, None)  # type: ignore[misc]
+    assert L4II.step(REPAIRED, step_of(REPAIRED, TWO, Merge(("id0001", "id0002")))) == (0, None)  # type: ignore
+
+
+# --------------------------------------------------------------------------- L5: θ
+
+
+def test_theta_variants_per_kind_of_call() -> None:
+    def variants(a: Letter) -> list[Theta]:
+        return theta_variants(step_of(CONTEXTFS, TIE, a))
+
+    down = Theta(descending=True)
+    assert variants(Merge(("id0001", "id0002"))) == [Theta(type_priority=("decision",)),
+                                                     Theta(type_priority=("fact",)), down]
+    assert variants(Merge(("id0001", "id0002"), type="fact")) == [down]
+    assert variants(Evolve("id0001", "x")) == [down]
+    ids = [Theta(id_priority=("id0001",)), Theta(id_priority=("id0002",)), down]
+    assert variants(RecallPrefix("id000")) == ids == variants(Evolve("id000", "x", by_prefix=True))
+
+
+def test_consults_theta_and_independence() -> None:
+    merge = step_of(CONTEXTFS, TIE, Merge(("id0001", "id0002")))
+    assert consults_theta(CONTEXTFS, merge) and not consults_theta(CONTEXTFS, step_of(CONTEXTFS, TIE, Save(Record("x"))))
+    assert not consults_theta(REPAIRED, step_of(REPAIRED, TIE, Merge(("id0001", "id0002"))))
+    n, v = L5.step(CONTEXTFS, merge)  # type: ignore[misc]
+    assert n == 1 and v is not None and v.offending["tied_types"] == ["decision", "fact"]
+    assert v.extra["other_theta"] == {"type_priority": ["fact"], "id_priority": [], "descending": False}
+    assert L5.step(REPAIRED, step_of(REPAIRED, TIE, Merge(("id0001", "id0002")))) == (1, None)  # type: ignore
+    assert L5.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Evolve("id0001", "x"))) == (1, None)  # type: ignore[misc]
+
+    def identity_sensitive(s: Store, a: Letter, xi: Allocation, *, theta: Theta = Theta(), **kw: Any) -> Any:
+        out, s2 = CONTEXTFS.step(s, a, xi, **kw)
+        return (out, s2) if theta == Theta() else (out, s)
+
+    real = Realisation("reads-theta-by-equality", identity_sensitive, "")
+    assert consults_theta(real, step_of(real, TIE, Save(Record("x"))))
+
+
+def test_explanations_of_theta_dependence() -> None:
+    merge = step_of(CONTEXTFS, TIE, Merge(("id0001", "id0002")))
+    other = CONTEXTFS.step(TIE, merge.call.letter, merge.call.allocation, theta=Theta(type_priority=("fact",)))[0]
+    offending, text = _explain(merge, other)
+    assert offending == {"record": "id0003", "field": "type", "tied_types": ["decision", "fact"],
+                         "value": "decision", "other_value": "fact"}
+    assert text == ("merge(id0001, id0002): the argument types decision and fact tie, and the undeclared choice c "
+                    "decides the merged type — decision under θ, fact under θ′.")
+    recall = step_of(CONTEXTFS, TIE, RecallPrefix("id000"))
+    offending, text = _explain(recall, Found("id0002", TIE.records["id0002"]))
+    assert offending == {"output_id": "id0001", "other_output_id": "id0002"}
+    assert text.startswith("recall_prefix(id000…) returns id0001 under θ and id0002 under θ′")
+    same_type = CONTEXTFS.step(TIE, merge.call.letter, merge.call.allocation)[0]
+    offending, text = _explain(merge, same_type)
+    assert set(offending) == {"output", "other_output"} and text.endswith("under θ′ than under θ.")
+    assert _merged_type(CONTEXTFS, TIE, merge.call, Theta(type_priority=("fact",))) == "fact"
+    assert _merged_type(CONTEXTFS, TIE, Call(Merge(("id0001", "missing")), merge.call.allocation), Theta()) == "err"
+
+
+# --------------------------------------------------------------------------- L6: histories
+
+
+def test_kappa_writes_valid_time_where_the_letter_has_room() -> None:
+    assert kappa(Save(Record("r")), 5).record.valid_time == 5  # type: ignore[attr-defined]
+    for a in (Evolve("i", "c"), Merge(("i", "k")), Split("i", ("p", "q"))):
+        assert kappa(a, 7).valid_time == 7  # type: ignore[attr-defined]
+    assert kappa(Recall("i"), 7) == Recall("i") and kappa(Delete("i"), 3) == Delete("i")
+
+
+def test_psi_records_and_says_whether_the_history_records() -> None:
+    calls = [Call(Save(Record("r")), Allocation(("id0001",), 1)), Call(Evolve("id0001", "c"), Allocation(("id0002",), 2))]
+    s, rec = _psi(REPAIRED, calls, [4, 6])
+    assert rec and s.records["id0001"].valid_time == 4 and s.records["id0002"].valid_time == 6
+    s, rec = _psi(REPAIRED, calls + [Call(Evolve("missing", "c"), Allocation(("id0003",), 3))], [4, 6, 8])
+    assert not rec and set(s.dom()) == {"id0001", "id0002"}
+    assert _psi(REPAIRED, [Call(Recall("id0001"), Allocation((), 1))], [1])[1] is False
+
+
+def test_l6_search_reports_its_histories() -> None:
+    v = search_L6(CONTEXTFS, 2, 5, 7)
+    assert not v.holds and v.explored == 2
+    w = v.witness
+    assert w["h"] == [{"call": w["word"][0] | {"letter": {**w["word"][0]["letter"],
+                                                          "record": {**w["word"][0]["letter"]["record"],
+                                                                     "valid_time": 1}}},
+                       "tt": 1, "vt": 1}]
+    assert [x["vt"] for x in w["h_prime"]] == [2] and w["offending"] == {"vt_h": [1], "vt_h_prime": [2],
+                                                                         "psi_equal": True}
+    assert w["explanation"].startswith("the histories save('new' in alice) with valid times [1] and [2]")
+    assert v.details["reading"].endswith("this realisation declares no such channel")
+    assert (v.details["exhaustive_length"], v.details["states"], v.details["random_walks"]) == (0, 1, 0)
+    ok = search_L6(REPAIRED, 2, 3, 7)
+    assert ok.holds and not ok.details["reading"].endswith("no such channel")
+    assert (ok.details["exhaustive_length"], ok.details["random_walks"]) == (2, 3) and ok.details["states"] > 1
+    assert ok.explored > search_L6(REPAIRED, 2, 0, 7).explored
+    assert ok.summary.startswith("L6 holds on 'repaired': no two histories")
+
+
+def test_l6_random_histories_find_what_short_words_miss() -> None:
+    def forgets_on_evolve(s: Store, a: Letter, xi: Allocation, **kw: Any) -> Any:
+        """An evolve wipes every valid time in the store: invisible to histories of one call."""
+        out, s2 = REPAIRED.step(s, a, xi, **kw)
+        if isinstance(a, Evolve) and isinstance(out, Created):
+            for j in sorted(s2.dom()):
+                s2 = s2.with_record(j, s2.records[j].evolve(valid_time=None))
+        return out, s2
+
+    real = Realisation("forgets-on-evolve", forgets_on_evolve, "", declares_valid_time=True)
+    assert search_L6(real, 1, 0, 7).holds
+    v = search_L6(real, 1, 60, 7)
+    assert not v.holds and v.witness["minimality"] == "found by seeded random exploration"
+    assert any(c["letter"]["op"] == "evolve" for c in v.witness["word"])
+
+
+# --------------------------------------------------------------------------- S2–S4: the schema
+
+
+def test_local_construction_branches() -> None:
+    t = step_of(CONTEXTFS, TIE, Evolve("id0001", "v2"))
+    assert S2.step(CONTEXTFS, t) == (1, None)  # type: ignore[misc]
+    assert S2.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Recall("id0001"))) == (0, None)  # type: ignore[misc]
+    assert S2.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Evolve("missing", "v2"))) == (1, None)  # type: ignore[misc]
+    reads = mutant("reads-the-store").realisation
+    n, v = S2.step(reads, step_of(reads, TIE, Evolve("id0001", "v2")))  # type: ignore[misc]
+    assert n == 1 and v is not None and v.explanation.endswith("reads more of the store than the identifiers it names.")
+    assert set(v.offending) == {"local_before", "local_output", "output", "edges_added", "local_edges_added"}
+    alice = mutant("files-in-alice").realisation
+    n, v = S2.step(alice, step_of(alice, TWO, Evolve("id0002", "v2")))  # type: ignore[misc]
+    assert v is not None and v.offending == {"record": "id0003", "namespace": "alice", "named_namespaces": ["bob"]}
+    save = step_of(alice, TWO, Save(Record("x", namespace="carol")))
+    assert S2.step(alice, save) == (1, None)  # type: ignore[misc]
+
+    def points_elsewhere(s: Store, a: Letter, xi: Allocation, **kw: Any) -> Any:
+        out, s2 = CONTEXTFS.step(s, a, xi, **kw)
+        if isinstance(a, Evolve) and isinstance(out, Created):
+            s2 = s2.with_edges([Edge(out.ids[0], R.EVOLVED_FROM, "nowhere")])
+        return out, s2
+
+    real = Realisation("points-elsewhere", points_elsewhere, "")
+    n, v = S2.step(real, step_of(real, TIE, Evolve("id0001", "v2")))  # type: ignore[misc]
+    assert v is not None and v.offending == {"edges": [["id0003", "evolved_from", "nowhere"]]}
+    assert v.explanation.endswith("added the ancestry edge (id0003, EVOLVED_FROM, nowhere) to an unresolved identifier.")
+
+
+def test_edge_support_and_ancestry_direction() -> None:
+    extra = mutant("extra-edge").realisation
+    n, v = S3.step(extra, step_of(extra, TIE, Evolve("id0001", "v2")))  # type: ignore[misc]
+    assert n == 1 and v is not None and v.offending["support"] == ["id0001", "id0003"]
+    assert ["id0003", "related_to", "id0002"] in v.offending["edges"]
+    assert S3.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Evolve("id0001", "v2"))) == (1, None)  # type: ignore[misc]
+    assert S3.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Evolve("missing", "v2"))) == (0, None)  # type: ignore[misc]
+    old = mutant("ancestry-out-of-old").realisation
+    n, v = S4.step(old, step_of(old, TIE, Evolve("id0001", "v2")))  # type: ignore[misc]
+    assert v is not None and v.offending == {"edges": [["id0001", "evolved_from", "id0003"]]}
+    assert S4.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Merge(("id0001", "id0002")))) == (1, None)  # type: ignore
+
+
+# --------------------------------------------------------------------------- §5 helpers
+
+
+def test_stability_at_one_step() -> None:
+    bad = step_of(mutant("ancestry-out-of-old").realisation, TIE, Evolve("id0001", "v2"))
+    changed = _stable(bad)
+    assert changed is not None and changed["id"] == "id0001" and changed["what"] == "β⁻"
+    assert changed["after"]["successors"] == [["evolved_from", "id0003"]]
+    over = step_of(mutant("overwrites-parent").realisation, MERGED, Evolve("id0001", "v2"))
+    changed = _stable(over)
+    assert changed is not None and changed["id"] == "id0001" and changed["what"] == "β⁻"
+    assert _stable(step_of(CONTEXTFS, MERGED, Evolve("id0003", "v2"))) is None
+
+
+def test_ac_plus_failures_are_named() -> None:
+    assert _ac_plus_failure(MERGED) is None
+    assert _ac_plus_failure(Store.of({}, [("k", R.EVOLVED_FROM, "y")])) == "AC⁺"
+    assert _ac_plus_failure(Store.of({"k": Record("k")}, [("k", R.EVOLVED_FROM, "y")])) is not None
+    one_way = Store.of({"a": Record("a"), "b": Record("b")}, [("b", R.EVOLVED_FROM, "a")])
+    assert _ac_plus_failure(one_way) in ("AC⁺", "inverse closure")
+
+
+def test_merge_helpers() -> None:
+    ok, once, twice = _idempotent(CONTEXTFS, Merge(("id0001", "id0002")), TIE, 3)
+    assert ok is True and len(twice.dom()) == len(once.dom()) + 1
+    assert _idempotent(CONTEXTFS, Merge(("id0001", "missing")), TIE, 3) == (None, TIE, TIE)
+    bad = mutant("merge-stamps-clock").realisation
+    assert _idempotent(bad, Merge(("id0001", "id0002")), TIE, 3)[0] is False
+    a, b = Record("x", metadata={"merge_timestamp": 1}), Record("y", metadata={"merge_timestamp": 2, "k": 1})
+    assert _order_fields(a, b) == ["content", "metadata.k"] and _order_fields(a, a) == []
+    cfs, n = _first_non_commuting(CONTEXTFS)
+    assert n >= 1 and cfs is not None and cfs["seed"] == "tie"
+    assert cfs["order_sensitive_fields"] == ["content", "metadata.merged_from"]
+    rep, _ = _first_non_commuting(REPAIRED)
+    assert rep is not None and rep["order_sensitive_fields"] == ["content"]
+
+
+def test_the_monoid_pool() -> None:
+    pool = _pool()
+    assert pool[0] == EMPTY and len(pool) == len(set(pool)) >= 10
+    assert any(any(i.startswith("x") for i in s.dom()) for s in pool)
+    assert any(s.dangling_edges() for s in pool)
+    assert _union(TIE, TIE) is None and _union(TIE, EMPTY) == TIE
+
+
+def test_seeds_are_what_the_checks_assume() -> None:
+    """The tests above name identifiers of the seeds; the seeds are what they say."""
+    assert [sd.name for sd in SEEDS] == ["empty", "tie", "two-namespaces", "merged"]
+    assert {r.type for r in TIE.records.values()} == {"fact", "decision"}
+    assert {r.namespace for r in TWO.records.values()} == {"alice", "bob"}
+    assert sorted(MERGED.dom()) == ["id0001", "id0002", "id0003"]
+
+
+@pytest.mark.parametrize("real", [CONTEXTFS, REPAIRED], ids=lambda r: r.name)
+def test_every_predicate_is_quiet_on_a_plain_evolve(real: Realisation) -> None:
+    t = step_of(real, TIE, Evolve("id0001", "v2"), seed="tie")
+    for clause in (L1, L3, L4I, L4II, S1, S2, S3, S4):
+        n, v = clause.step(real, t)  # type: ignore[misc]
+        assert v is None and n >= (0 if clause is L4II else 1), clause.key  # no record outside alice to alter
