@@ -356,7 +356,9 @@ def check_R5_30() -> Verdict:
     new = Allocated()
     child = new(live.evolve("4222cb04", "the current policy, revised"))
     w2_meta = live.recall(child.id).metadata.get("evolved_from")
-    w2 = [list(t) for t in live.edges() if child.id in (t[0], t[2])]
+    # sorted as the reader sees them, after renaming (the package's uuids sort at random)
+    w2 = sorted((list(t) for t in live.edges() if child.id in (t[0], t[2])),
+                key=lambda e: [new.text(x) for x in e])
     ids = {i for (i,) in live.sql("SELECT id FROM memories")}
     dangling = sorted({x for a, _, b in live.edges() for x in (a, b)} - ids)
     into_full = live.sql("SELECT from_id FROM memory_edges WHERE to_id = ? AND relation = 'evolved_into'", (n.id,))
