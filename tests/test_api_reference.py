@@ -108,3 +108,19 @@ def test_names_resolve_as_python_resolves_them(api_reference) -> None:  # type: 
     assert lookup("coalg.model.repaired.derived_record", None, None)[0] is missing
     assert lookup("coalg.model.no_such_module.x", None, None)[0] is missing
     assert lookup("no_such_name", "coalg.model.lineage", None)[0] is missing
+
+
+def test_a_long_default_is_shown_by_its_modules_name(api_reference) -> None:  # type: ignore[no-untyped-def]
+    from coalg.laws.exploration import Exploration
+    from coalg.model.records import Record
+
+    # autodoc prints a dataclass field's default as its repr: every seed, 1,500 characters
+    sig = "(realisation, alphabet='fragment', faults=False, max_len=2, seeds=" + repr(
+        Exploration.__dataclass_fields__["seeds"].default) + ", reduce=True)"
+    shown, _ = api_reference._process_signature(None, "class", "Exploration", Exploration, None, sig, None)
+    assert shown == "(realisation, alphabet='fragment', faults=False, max_len=2, seeds=SEEDS, reduce=True)"
+    # short signatures, and short defaults in long ones, are left as autodoc printed them
+    short = "(content, type='fact', namespace='global')"
+    assert api_reference._process_signature(None, "class", "Record", Record, None, short, None) is None
+    long = short[:-1] + ", " + ", ".join(f"p{k}=None" for k in range(30)) + ")"
+    assert api_reference._process_signature(None, "class", "Record", Record, None, long, None) == (long, None)

@@ -25,7 +25,10 @@ Three things autodoc and napoleon do not do on their own:
 3. **Short values only.**  A constant's value is printed beside its name only
    when its repr fits on a line; the clause table or the numbered items would
    fill screens.  Their docstrings say what they hold, and the chapters and
-   Appendix D render them.
+   Appendix D render them.  For the same reason a default value too long for
+   a line is shown in a signature by the name its module gives it
+   (``seeds=SEEDS``, not the repr of every seed): a dataclass's ``__init__``
+   has no source from which ``autodoc_preserve_defaults`` could take it.
 """
 
 from __future__ import annotations
@@ -201,6 +204,30 @@ class _AttributeDocumenter(AttributeDocumenter):
         return super().should_suppress_value_header() or len(object_description(self.object)) > _MAX_VALUE
 
 
+def _process_signature(app: Sphinx, what: str, name: str, obj: Any, options: Any,
+                       signature: str | None, return_annotation: str | None) -> tuple[str, str | None] | None:
+    """``autodoc-process-signature``: a long default printed as a repr is shown by its module's name for it."""
+    if not signature or len(signature) <= _MAX_VALUE:
+        return None
+    try:
+        params = inspect.signature(obj).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    module = sys.modules.get(getattr(obj, "__module__", None) or "")
+    if module is None:
+        return None
+    for param in params:
+        if param.default is param.empty:
+            continue
+        shown = f"{param.name}={object_description(param.default)}"
+        if len(shown) <= _MAX_VALUE or shown not in signature:
+            continue
+        names = sorted(k for k, v in vars(module).items() if v is param.default and not k.startswith("_"))
+        if names:
+            signature = signature.replace(shown, f"{param.name}={names[0]}")
+    return signature, return_annotation
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("sphinx.ext.autodoc")
     app.setup_extension("sphinx.ext.napoleon")
@@ -209,6 +236,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         if listener.handler is napoleon._process_docstring:
             app.disconnect(listener.id)
     app.connect("autodoc-process-docstring", _process_docstring)
+    app.connect("autodoc-process-signature", _process_signature)
     app.add_autodocumenter(_DataDocumenter, override=True)
     app.add_autodocumenter(_AttributeDocumenter, override=True)
     app.connect("missing-reference", resolve)

@@ -94,7 +94,7 @@ def resolve_prefix(s: Store, p: str, theta: Theta = DEFAULT_THETA) -> Id | None:
 def first_match(s: Store, p: str, theta: Theta = DEFAULT_THETA) -> Id | None:
     """The θ-first identifier of dom(m_s) extending ``p``, from the store's sorted index.
 
-    O(log n + |θ's priority list|): the identifiers that extend ``p`` form one
+    ``O(log n + |θ's priority list|)``: the identifiers that extend ``p`` form one
     contiguous range of the sorted index, so the least (or, with ``descending``,
     the greatest) is found without a scan.  The same answer as
     ``theta.first_id`` on every match, which a property test checks.

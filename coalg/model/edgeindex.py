@@ -70,7 +70,7 @@ class EdgeIndex:
 
     @classmethod
     def of(cls, edges: Iterable[Edge]) -> EdgeIndex:
-        """Built from (already normalised) edges in O(|E|)."""
+        """Built from (already normalised) edges in ``O(|E|)``."""
         es = frozenset(edges)
         ix = cls(HashTrieMap((k, HashTrieSet(v)) for k, v in _by_endpoint(es).items()), len(es))
         ix._frozen = es

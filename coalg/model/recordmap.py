@@ -182,6 +182,7 @@ class RecordMap(Mapping[Id, Record]):
     @overload
     def get(self, key: Id, /, default: Record | T) -> Record | T: ...
     def get(self, key: Id, /, default: object = None) -> object:
+        """The record stored under ``key``, or ``default`` (``None``) when there is none."""
         return self._m.get(key, default)
 
     def __contains__(self, key: object) -> bool:

@@ -23,7 +23,7 @@ class Trace:
     """A run s₀ →a₁ s₁ → … → sₙ: the calls as made (with allocations), outputs and states.
 
     A trace keeps its calls, its outputs, the first store and the final one.  The
-    intermediate stores are kept only when :func:`run` is asked to
+    intermediate stores are kept only when :func:`~coalg.model.coalgebra.run` is asked to
     (``keep_states=True``); otherwise :attr:`states` recomputes them once, the
     first time it is read, by replaying the calls (the structure map is a
     function, so the replay is the run).  ``Trace(calls, outputs, states)`` builds

@@ -116,16 +116,8 @@ NOTEBOOK_PAGES = [f"{doc}.html" for doc in _toc_docs() if _is_notebook_page(doc)
 WIDGET_LAYOUT = pytest.mark.xfail(
     reason="explorer widget layout (coalg.widgets) does not fit the column yet", strict=False
 )
-# The generated API reference (autodoc signatures and doctest blocks) and Sphinx's general
-# index were added after the layout rules; their long signatures still need wrapping rules.
-API_LAYOUT = pytest.mark.xfail(
-    reason="autodoc signatures and doctest blocks are not wrapped to the column yet", strict=False
-)
 LAYOUT_PAGES = [
-    pytest.param(p, marks=WIDGET_LAYOUT) if p.startswith("notebooks/explore-")
-    else pytest.param(p, marks=API_LAYOUT)
-    if p.startswith("book/api/") or p in ("book/appendix-c-api.html", "genindex.html")
-    else p
+    pytest.param(p, marks=WIDGET_LAYOUT) if p.startswith("notebooks/explore-") else p
     for p in BOOK_PAGES
 ]
 
@@ -249,9 +241,10 @@ async () => {
 
 _LINKS = "() => Array.from(document.querySelectorAll('a[href]'), a => a.getAttribute('href'))"
 
-# Blocks wider than their box. `spills`: content overflows a box that does not scroll (cut off
-# or running over what is beside it). `beyond`: a box that itself sticks out of the text column,
-# not inside a scrolling container that fits. `scrolls`: boxes that scroll sideways.
+# Blocks wider than their box (an API signature, `dl.py > dt`, counts as one). `spills`: content
+# overflows a box that does not scroll (cut off or running over what is beside it). `beyond`: a
+# box that itself sticks out of the text column, not inside a scrolling container that fits.
+# `scrolls`: boxes that scroll sideways.
 _LAYOUT = """
 () => {
   const article = document.querySelector('article.bd-article') || document.querySelector('main')
@@ -268,7 +261,7 @@ _LAYOUT = """
   };
   const spills = [], beyond = [], scrolls = [];
   const selector = 'pre, div.cell_output, div.cell_output > *, table, img, .jupyter-widgets, '
-                 + '.pst-scrollable-table-container, div.math';
+                 + '.pst-scrollable-table-container, div.math, dl.py > dt';
   for (const el of article.querySelectorAll(selector)) {
     if (!shown(el) || el.closest('details:not([open])')) continue;
     if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
