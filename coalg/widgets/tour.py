@@ -87,7 +87,7 @@ def _frame_box(w: Any, f: TourFrame, k: int, n: int) -> Any:
     head = w.HTML(f"<div class='coalg-tour-title'><b>{esc(_readout(k, n))}: {esc(f.title)}</b></div>")
     parts = [head]
     if f.html:
-        parts.append(w.HTML(f.html, layout=w.Layout(width="100%")))
+        parts.append(w.HTML(f.html))
     if f.svg:
         try:
             width = shown_size(f.svg)[0]
@@ -95,7 +95,7 @@ def _frame_box(w: Any, f: TourFrame, k: int, n: int) -> Any:
             width = 0.0
         parts.append(w.Image(value=f.svg, format="svg+xml", layout=w.Layout(
             width=f"{width:.0f}px" if width else "auto", max_width="100%", height="auto")))
-    box = w.VBox(parts, layout=w.Layout(width="100%"))
+    box = w.VBox(parts)
     box.add_class("coalg-tour-frame")
     return box
 
@@ -120,14 +120,14 @@ def tour_widget(frames: Sequence[TourFrame], *, title: str = "") -> Any:
                     layout=w.Layout(width="auto", flex="0 0 auto"))
     readout.add_class("coalg-tour-readout")
     pages = w.Tab(children=[_frame_box(w, f, k, n) for k, f in enumerate(fs)], selected_index=0,
-                  titles=[_readout(k, n) for k in range(n)], layout=w.Layout(width="100%"))
+                  titles=[_readout(k, n) for k in range(n)])
     pages.add_class("coalg-tour-frames")
     links = [w.jslink((slider, "value"), (pages, "selected_index")),
              w.jslink((slider, "value"), (readout, "selected_index"))]
     head = w.HTML((f"<div class='coalg-tour-heading'><b>{esc(title)}</b></div>" if title else "")
-                  + f"<div class='coalg-tour-note'><i>{esc(NOTE)}</i></div>", layout=w.Layout(width="100%"))
-    row = w.HBox([slider, readout], layout=w.Layout(flex_flow="row wrap", align_items="center", width="100%"))
-    box = w.VBox([head, row, pages], layout=w.Layout(width="100%", max_width="100%"))
+                  + f"<div class='coalg-tour-note'><i>{esc(NOTE)}</i></div>")
+    row = w.HBox([slider, readout], layout=w.Layout(flex_flow="row wrap", align_items="center"))
+    box = w.VBox([head, row, pages], layout=w.Layout(max_width="100%"))
     box.add_class("coalg-tour")
     box._coalg_tour = (slider, readout, pages, links)  # what a test or :class:`Tour` looks at
     return box
