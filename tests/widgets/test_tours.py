@@ -214,3 +214,16 @@ def test_each_explorer_notebook_shows_its_tour_above_the_live_explorer() -> None
         assert "recorded" in note and "no Python" in note, kind
         live = "".join(cells[first_code + 1]["source"])
         assert "`make lab`" in live and "JupyterLab" in live and "`make explorers`" in live and "Voila" in live
+
+
+def test_a_live_explorer_prints_a_sentence_where_widgets_cannot_show() -> None:
+    from IPython.core.formatters import DisplayFormatter
+
+    explorer = AncestryExplorer()
+    data, _meta = DisplayFormatter().format(explorer)
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.widget.model_id
+    assert data["text/plain"] == f"<AncestryExplorer: {explorer.message}>"
+    assert "`make lab`" in data["text/markdown"] and "`make explorers`" in data["text/markdown"]
+    tour = TOURS["ancestry"]()
+    data, _meta = DisplayFormatter().format(tour)
+    assert data["text/markdown"] == tour.markdown() and "application/vnd.jupyter.widget-view+json" in data
