@@ -44,6 +44,8 @@ MAX_FRAMES = 60
 
 _TAG = re.compile(r"<[^>]+>")
 _BREAK = re.compile(r"<(?:br|/div|/p|/li|/tr|/summary|/h\d)\s*/?>", re.IGNORECASE)
+_CELL = re.compile(r"</t[dh]>", re.IGNORECASE)
+_DETAILS = re.compile(r"<details\b.*?</details>", re.IGNORECASE | re.DOTALL)
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|$~:&])")
 
 
@@ -134,8 +136,8 @@ def tour_widget(frames: Sequence[TourFrame], *, title: str = "") -> Any:
 
 
 def _plain(fragment: str) -> str:
-    """HTML as plain text: tags dropped, entities read, blank runs squeezed."""
-    text = _TAG.sub(" ", _BREAK.sub("\n", fragment))
+    """HTML as plain text: folded details and tags dropped, entities read, blank runs squeezed."""
+    text = _TAG.sub("", _CELL.sub(" ", _BREAK.sub("\n", _DETAILS.sub("", fragment))))
     lines = [" ".join(html.unescape(line).split()) for line in text.splitlines()]
     return "\n".join(line for line in lines if line)
 

@@ -111,13 +111,16 @@ def test_bad_frames_get_a_clear_error_before_any_widget(frames: Any, error: type
 
 
 def test_printed_form_is_every_frame_in_order_as_plain_markdown() -> None:
-    frames = [TourFrame("start", "<div>a <b>bold</b> word</div><ul><li>x &amp; y</li></ul>"),
+    frames = [TourFrame("start", "<div>a <b>bold</b> word</div><ul><li>x &amp; y</li></ul>"
+                                 "<details><summary>data</summary>folded away</details>"
+                                 "<table><tr><td>cell</td><td>next</td></tr></table>"),
               TourFrame("then $x$ and *y*", "a_b [link](z) `code`")]
     t = Tour(frames, title="T")
     md = t.markdown()
     assert md.index("step 1 of 2\\: start") < md.index("step 2 of 2\\: then")
     assert "<" not in md and "&amp;" not in md
-    assert "a bold word" in md and "x \\& y" in md
+    assert "a bold word" in md and "x \\& y" in md and "cell next" in md
+    assert "folded away" not in md and "data" not in md  # what the page folds, the print leaves out
     assert "\\$x\\$" in md and "\\*y\\*" in md and "a\\_b \\[link\\]\\(z\\) \\`code\\`" in md
     bundle = t._repr_mimebundle_()
     assert bundle["text/markdown"] == md
