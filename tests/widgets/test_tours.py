@@ -12,7 +12,10 @@ slider moves the frame on the built page) is in tests/book/test_book_build.py.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +153,30 @@ def test_every_explorer_has_a_tour_of_small_distinct_frames() -> None:
 def test_tours_are_the_same_bytes_on_every_run() -> None:
     for kind, make in TOURS.items():
         assert make().frames == make().frames, kind
+
+
+_DIGEST = """
+import hashlib, matplotlib
+matplotlib.use("Agg")
+from coalg.widgets import TOURS
+h = hashlib.sha256()
+for make in TOURS.values():
+    t = make()
+    h.update(t.markdown().encode())
+    for f in t.frames:
+        h.update(f.title.encode() + f.html.encode() + f.svg)
+print(h.hexdigest())
+"""
+
+
+def test_tours_are_the_same_bytes_under_any_hash_seed() -> None:
+    digests = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        out = subprocess.run([sys.executable, "-c", _DIGEST], env=env, capture_output=True, text=True,
+                             check=True, timeout=300)
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1, digests
 
 
 def test_bitemporal_tour_is_theorem_5_27_then_proposition_7_1_step_by_step() -> None:
