@@ -7,6 +7,7 @@
 :mod:`.merge_lab`             merged type, namespace, content as order and θ vary (Props 5.20, 5.24, 5.25)
 :mod:`.tenants_lab`           tenant stores, their union and how they interfere (§6; Props 6.3, 6.4, 6.6)
 :mod:`.refinement_stepper`    partition refinement round by round; allocation-blind comparison (Def. 5.23)
+:mod:`.tours`                 a recorded tour of each explorer, stepped in a static page with no kernel
 ============================  ==========================================================================
 
 They stand on a small shared base: :mod:`.base` (an explorer: actions that
@@ -15,8 +16,9 @@ size), :mod:`.stepping` (back and forth through a fixed sequence: proof steps,
 refinement rounds), :mod:`coalg.widgets.session` and :mod:`.fields` (session files: written
 atomically, read with limits, one error type), :mod:`.controls` and
 :mod:`.text` (the common controls and what they write), :mod:`.figures` (plots
-rendered to SVG), :mod:`.allocation` (fresh allocations for a session), and,
-for single explorers, :mod:`.operations`, :mod:`.steps`,
+rendered to SVG), :mod:`.allocation` (fresh allocations for a session),
+:mod:`.tour` (a recorded sequence of states, stepped by a slider linked in
+the browser), and, for single explorers, :mod:`.operations`, :mod:`.steps`,
 :mod:`.playground_view` and :mod:`.merge_text`.
 
 Rules every explorer follows: an invalid action (too few records, nothing
@@ -46,3 +48,13 @@ if TYPE_CHECKING:
     from .refinement_stepper import RefinementStepper
     from .session import SessionError, dumps_session, loads_session, read_session, write_session
     from .tenants_lab import TenantsLab
+    from .tour import Tour, TourFrame, tour_widget
+    from .tours import (
+        TOURS,
+        ancestry_tour,
+        bitemporal_tour,
+        merge_tour,
+        playground_tour,
+        refinement_tour,
+        tenants_tour,
+    )

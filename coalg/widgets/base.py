@@ -319,7 +319,12 @@ class Explorer:
             self._busy = was
         self._show_message()
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.widget)  # type: ignore[no-untyped-call]
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The front end, for a notebook or a web page; a sentence for what cannot show widgets
+        (``text/markdown``: the book's PDF; ``text/plain``: a terminal)."""
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = f"<{type(self).__name__}: {self.message}>"
+        bundle["text/markdown"] = (
+            "*The live explorer cannot be printed: open this notebook with* `make lab` *(JupyterLab)"
+            " or* `make explorers` *(Voila) to use it.*")
+        return bundle

@@ -220,7 +220,7 @@ class MergeLab(Explorer):
         ui["message"] = w.HTML()
         opts = [(f"{i}  {short(r.content, 26)} [{r.type}, {r.namespace}]", i) for i, r in self.store.records.items()]
         ui["ids"] = w.SelectMultiple(options=opts, rows=6, description="records", style=wide(),
-                                     tooltip=ARGUMENT_ORDER_TIP, layout=w.Layout(width="auto", min_width="26em"))
+                                     tooltip=ARGUMENT_ORDER_TIP, layout=w.Layout(width="auto", min_width="min(26em, 100% - 4px)"))
         ui["reverse"] = reverse_box()
         types = sorted({r.type for r in self.store.records.values()})
         ui["first"] = w.Dropdown(options=[("(none: by name)", "")] + [(t, t) for t in types],

@@ -71,7 +71,7 @@ def build(pg: DerivationPlayground, ui: dict[str, Any]) -> None:
     ui["realisation"] = realisation_picker(pg.realisation.name)
     pg._observe(ui["realisation"], pg.set_realisation)
     ui["ids"] = w.SelectMultiple(options=[], rows=6, description="records", style=wide(),
-                                 tooltip=ARGUMENT_ORDER_TIP, layout=w.Layout(width="auto", min_width="22em"))
+                                 tooltip=ARGUMENT_ORDER_TIP, layout=w.Layout(width="auto", min_width="min(22em, 100% - 4px)"))
     ui["reverse"] = reverse_box()
     ui["content"] = w.Text(placeholder="new content (split: parts separated by |)", description="content",
                            style=wide(), tooltip="The new content (evolve, save, save at); split: parts "
@@ -100,7 +100,8 @@ def build(pg: DerivationPlayground, ui: dict[str, Any]) -> None:
                           tooltip="Run the whole word again on the realisation and θ now in force.")]
     ui["json"] = w.Textarea(placeholder="paste a coalg-store JSON document or a session here",
                             tooltip="A store to start from (format coalg-store), or a session file's text; "
-                                    "then press 'load JSON'.", layout=w.Layout(width="60%", height="4em"))
+                                    "then press 'load JSON'.",
+                            layout=w.Layout(width="60%", min_width="min(16em, 100%)", height="4em"))
     load = pg._button(ui, "load", "load JSON", lambda: pg.load_json(ui["json"].value),
                       tooltip="Start from the pasted store (or come back to the pasted session).")
     ui["upload"] = w.FileUpload(accept=".json", multiple=False, description="upload store",
@@ -124,7 +125,7 @@ def build(pg: DerivationPlayground, ui: dict[str, Any]) -> None:
                layout=w.Layout(**row)),
         ui["graph"],
         ui["word"],
-        w.HBox([ui["json"], w.VBox([load, ui["upload"]])]),
+        w.HBox([ui["json"], w.VBox([load, ui["upload"]])], layout=w.Layout(flex_flow="row wrap")),
         pg._session_bar(ui),
     ])
 
