@@ -1,0 +1,72 @@
+"""Stores and record maps as values: their constructors, printing, pickling and immutability.
+
+Each expected value is written out by hand, so a change in how a store prints, pickles or
+builds its indexes is caught even where the rest of the model does not look.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+from coalg.model import Record, Relation
+from coalg.model.recordmap import RecordMap
+from coalg.model.store import Edge, Store
+
+R = Relation
+
+
+def _store() -> Store:
+    return Store.of({"b": Record("B"), "a": Record("A")}, [("b", R.CAUSES, "a"), ("a", R.REFERENCES, "b")])
+
+
+def test_repr_lists_records_in_order_and_sorted_edges() -> None:
+    assert repr(_store()) == "Store(2 records: ['a', 'b']; edges: [(a, REFERENCES, b), (b, CAUSES, a)])"
+    assert repr(Store.of()) == "Store(0 records: []; edges: [])"
+
+
+def test_a_pickled_store_comes_back_equal_with_working_indexes() -> None:
+    s = _store()
+    fn, args = s.__reduce__()
+    assert fn is Store and args == ({"a": Record("A"), "b": Record("B")},
+                                    [Edge("a", R.REFERENCES, "b"), Edge("b", R.CAUSES, "a")])
+    back = pickle.loads(pickle.dumps(s))
+    assert back == s and hash(back) == hash(s) and list(back.records) == ["a", "b"]
+    assert [str(e) for e in back.out_edges("b")] == ["(b, CAUSES, a)"]
+
+
+def test_a_store_refuses_assignment_and_deletion_naming_the_field() -> None:
+    s = _store()
+    with pytest.raises(FrozenInstanceError, match="cannot assign to field 'records': stores are values"):
+        s.records = RecordMap()  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError, match="cannot delete field 'records': stores are values"):
+        del s.records  # type: ignore[misc]
+    assert s == _store()
+
+
+def test_a_trusted_store_equals_the_checked_one() -> None:
+    s = _store()
+    t = Store._trusted(s.records, s.edges)
+    assert t == s and hash(t) == hash(s) and t.edges == s.edges and t.records is s.records
+    assert [str(e) for e in t.out_edges("a")] == ["(a, REFERENCES, b)"]
+
+
+def test_record_map_constructor_builds_every_index() -> None:
+    r = Record("B", created_at=2, updated_at=3, metadata={"evolved_from": "z"})
+    m = RecordMap({"b": r, "a": Record("A", created_at=1, updated_at=1)})
+    assert m == RecordMap.of({"a": Record("A", created_at=1, updated_at=1), "b": r})
+    assert list(m) == ["a", "b"] and len(m) == 2 and m["b"] == r and "a" in m
+    assert m.latest_clock() == 3 and m.names("z") and not m.names("a")
+    assert list(m.with_prefix("b")) == ["b"] and m.first_with_prefix("") == "a"
+    assert hash(m) == hash(RecordMap.of(dict(m)))
+    empty = RecordMap()
+    assert list(empty) == [] and len(empty) == 0 and empty == RecordMap(None) == RecordMap.of({})
+    assert empty.latest_clock() == 0 and not empty.names("z")  # no record: the clock has not moved
+
+
+def test_record_map_repr_is_a_dict_in_identifier_order() -> None:
+    m = RecordMap({"b": Record("B"), "a": Record("A")})
+    assert repr(m) == "{'a': " + repr(Record("A")) + ", 'b': " + repr(Record("B")) + "}"
+    assert repr(RecordMap()) == "{}"
