@@ -70,3 +70,16 @@ def test_record_map_repr_is_a_dict_in_identifier_order() -> None:
     m = RecordMap({"b": Record("B"), "a": Record("A")})
     assert repr(m) == "{'a': " + repr(Record("A")) + ", 'b': " + repr(Record("B")) + "}"
     assert repr(RecordMap()) == "{}"
+
+
+def test_html_is_one_row_per_record_and_one_item_per_edge_all_escaped() -> None:
+    s = Store.of({"<b>": Record("B" * 70, type="t&t", namespace="n<1>"), "a": Record("<A>")},
+                 [("<b>", R.CAUSES, "a"), ("a", R.REFERENCES, "<b>")])
+    head = "<table><tr><th>id</th><th>type</th><th>namespace</th><th>content</th></tr>"
+    row_a = "<tr><td><code>a</code></td><td>fact</td><td>global</td><td>&lt;A&gt;</td></tr>"
+    row_b = ("<tr><td><code>&lt;b&gt;</code></td><td>t&amp;t</td><td>n&lt;1&gt;</td>"
+             f"<td>{'B' * 60}</td></tr>")  # content cut to 60 characters
+    edges = ("<ul><li><code>(&lt;b&gt;, CAUSES, a)</code></li>"
+             "<li><code>(a, REFERENCES, &lt;b&gt;)</code></li></ul>")
+    assert s._repr_html_() == head + row_b + row_a + "</table>" + edges
+    assert Store.of()._repr_html_() == head + "</table><ul></ul>"
