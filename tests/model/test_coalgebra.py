@@ -710,6 +710,10 @@ def test_run_of_a_word_is_reproducible(word: list) -> None:  # type: ignore[type
 def test_alpha_is_step_on_calls() -> None:
     c = Call(Evolve("a1", "x"), A(("e",), 2), frozenset({1}))
     assert alpha(BASE)(c) == step(BASE, c.letter, c.allocation, faults=c.faults)
+    by_prefix = Call(RecallPrefix("b"), A((), 3))
+    down = Theta(descending=True)
+    assert alpha(BASE, theta=down)(by_prefix) == step(BASE, by_prefix.letter, by_prefix.allocation, theta=down)
+    assert alpha(BASE, theta=down)(by_prefix)[0] != alpha(BASE)(by_prefix)[0]  # θ reaches the step
 
 
 def test_named_and_creates() -> None:

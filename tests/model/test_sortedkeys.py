@@ -155,3 +155,10 @@ def test_a_join_of_two_inner_nodes_that_overflows_splits_them_evenly() -> None:
 def test_repr_lists_the_keys_in_order() -> None:
     assert repr(SortedKeys.of([3, 1, 2])) == "SortedKeys([1, 2, 3])"
     assert repr(SortedKeys()) == "SortedKeys([])"
+
+
+def test_equality_and_hash_are_those_of_the_keys_in_order() -> None:
+    assert SortedKeys.of([1, 2]) != SortedKeys.of([1, 2, 3]) and SortedKeys.of([1, 2, 3]) != SortedKeys.of([1, 2])
+    assert SortedKeys.of([1, 3]) != SortedKeys.of([1, 2]) and SortedKeys.of([2, 1]) == SortedKeys.of([1, 2])
+    assert hash(SortedKeys.of([2, 1])) == hash((1, 2)) and hash(SortedKeys()) == hash(())
+    assert SortedKeys.of([1]).__eq__([1]) is NotImplemented
