@@ -162,3 +162,47 @@ def test_equality_and_hash_are_those_of_the_keys_in_order() -> None:
     assert SortedKeys.of([1, 3]) != SortedKeys.of([1, 2]) and SortedKeys.of([2, 1]) == SortedKeys.of([1, 2])
     assert hash(SortedKeys.of([2, 1])) == hash((1, 2)) and hash(SortedKeys()) == hash(())
     assert SortedKeys.of([1]).__eq__([1]) is NotImplemented
+
+
+def _leaf_sizes(s: SortedKeys[int]) -> list[int]:
+    return [len(leaf) for leaf in sortedkeys._leaves(s._root)]
+
+
+@pytest.mark.parametrize("order", ["ascending", "descending", "outside-in", "stride"])
+def test_insertions_split_full_nodes_on_every_level_and_keep_every_bound(order: str) -> None:
+    n = 120
+    keys = {
+        "ascending": list(range(n)),
+        "descending": list(range(n))[::-1],
+        "outside-in": [k for pair in zip(range(n // 2), range(n - 1, n // 2 - 1, -1)) for k in pair],
+        "stride": [k for r in range(5) for k in range(r, n, 5)],
+    }[order]
+    s: SortedKeys[int] = SortedKeys()
+    for m, k in enumerate(keys, start=1):
+        s = s.insert(k)
+        depths: set[int] = set()
+        _check_shape(s._root, 0, depths)
+        assert len(depths) == 1
+        sizes = _sizes(s._root, [])
+        assert 1 <= min(sizes) and max(sizes) <= 4  # no empty and no over-full node
+        assert len(s) == m and k in s and s.last() == max(keys[:m])
+    assert list(s) == list(range(n)) and len(_sizes(s._root, [])) > 40
+
+
+def test_appending_in_ascending_order_leaves_full_nodes_behind() -> None:
+    """An append at the right end splits off only the new key: every leaf but the last holds four keys,
+    and every inner node but the rightmost on each level holds four children."""
+    s: SortedKeys[int] = SortedKeys()
+    for k in range(101):
+        s = s.insert(k)
+    leaves = _leaf_sizes(s)
+    assert leaves[:-1] == [4] * (len(leaves) - 1) and leaves[-1] == 1 and sum(leaves) == 101
+    level: list[object] = [s._root]
+    while isinstance(level[0], _Inner):
+        sizes = [len(x.kids) for x in level]  # type: ignore[attr-defined]
+        assert sizes[:-1] == [4] * (len(sizes) - 1), sizes
+        level = [kid for x in level for kid in x.kids]  # type: ignore[attr-defined]
+    t: SortedKeys[int] = SortedKeys()
+    for k in range(100, -1, -1):  # descending: a split of five keys leaves two on the left, three on the right
+        t = t.insert(k)
+    assert t == s and _leaf_sizes(t) == [2] + [3] * 33
