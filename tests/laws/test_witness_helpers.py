@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from coalg.bisim import ancestry_bisimilar
+from coalg.laws import SEEDS, explore
 from coalg.laws.agreement import history_lineage, router_lineage
 from coalg.laws.ancestry import _ac_plus_failure
+from coalg.laws.bitemporality import _HOLDS, _READING, RANDOM_HISTORY_LENGTH, TIMES, search_L6
 from coalg.laws.foundations import _pool
 from coalg.laws.merge import _first_non_commuting
 from coalg.laws.monotonicity import _five_two_case
@@ -20,8 +22,11 @@ from coalg.laws.schema import check_schema
 from coalg.laws.seeds import seed_named
 from coalg.model import (
     CONTEXTFS,
+    DEFAULT_THETA,
     EMPTY,
+    REPAIRED,
     Allocation,
+    Created,
     Delete,
     Err,
     Evolve,
@@ -33,7 +38,9 @@ from coalg.model import (
     Save,
     Store,
     beta_minus,
+    call_from_json,
     store_to_json,
+    theta_to_json,
 )
 
 R = Relation
@@ -184,3 +191,59 @@ def test_ac_plus_failures_by_name() -> None:
     assert _ac_plus_failure(one_way) == "inverse closure"
     both = Store.of({"a": Record("a"), "b": Record("b")}, [("b", R.EVOLVED_FROM, "a"), ("a", R.EVOLVED_INTO, "b")])
     assert _ac_plus_failure(both) is None
+
+
+# --------------------------------------------------------------------------- L6 on recording histories
+
+
+def test_l6_counts_every_word_under_every_assignment_of_valid_times() -> None:
+    """From ∅ the recording words are 1 of length one and 3 of length two (an exact exploration);
+    each is recorded under |TIMES|^k valid-time assignments, and each random walk adds two."""
+    ex = explore(REPAIRED, "recording", max_len=2, seeds=SEEDS[:1], reduce=False)
+    n1, n2 = len(list(ex.nodes(1))), len(list(ex.nodes(2)))
+    t = len(TIMES)
+    v = search_L6(REPAIRED, 2, 0, 7)
+    assert (v.item, v.kind, v.holds, v.witness) == ("L6", "property", True, None)
+    assert v.explored == n1 * t + n2 * t * t and v.details == {
+        "reading": _READING, "exhaustive_length": 2, "states": n1 + n2, "random_walks": 0}
+    assert v.summary == f"L6 holds on 'repaired': {_HOLDS.format(n=v.explored)}"
+    assert search_L6(REPAIRED, 2, 3, 7).explored == v.explored + 2 * 3
+    assert search_L6(REPAIRED, 2, 1, 7).explored == v.explored + 2
+
+
+def test_l6_counterexample_in_full() -> None:
+    v = search_L6(CONTEXTFS, 2, 5, 7)
+    assert (v.item, v.kind, v.holds, v.explored) == ("L6", "counterexample", False, 2)
+    text = ("the histories save('new' in alice) with valid times [1] and [2] differ only in valid time yet "
+            "record the same store, so no function of the store recovers valid time.")
+    assert v.summary == f"L6 fails on 'contextfs': {text}"
+    w = v.witness
+    assert w is not None and w["explanation"] == text and w["length"] == 1 and w["seed"] == "empty"
+    assert set(w) == {"seed", "start", "word", "theta", "after", "h", "h_prime", "offending", "explanation",
+                      "length", "minimality"}
+    assert w["start"] == store_to_json(EMPTY) and w["theta"] == theta_to_json(DEFAULT_THETA)
+    (call,) = [call_from_json(c) for c in w["word"]]
+    assert w["after"] == store_to_json(CONTEXTFS.step(EMPTY, call.letter, call.allocation)[1])
+
+
+def _forgets_on_evolve(s: Store, a: Letter, xi: Allocation = Allocation(), **kw: Any) -> Any:
+    """REPAIRED, except that an evolve wipes every valid time: invisible to histories of one call."""
+    out, s2 = REPAIRED.step(s, a, xi, **kw)
+    if isinstance(a, Evolve) and isinstance(out, Created):
+        for j in sorted(s2.dom()):
+            s2 = s2.with_record(j, s2.records[j].evolve(valid_time=None))
+    return out, s2
+
+
+def test_l6_random_histories_are_seeded_clocked_and_shift_only_the_first_valid_time() -> None:
+    real = Realisation("forgets-on-evolve", _forgets_on_evolve, "", declares_valid_time=True)
+    v = search_L6(real, 1, 60, 7)
+    assert not v.holds and v.witness is not None and v.details["random_walks"] == 60
+    assert search_L6(real, 1, 60, 7).witness == v.witness  # the seed fixes the walk
+    w = v.witness
+    clocks = [c["allocation"]["clock"] for c in w["word"]]
+    assert clocks == sorted(clocks) and clocks[0] >= 1 and all(b > a for a, b in zip(clocks, clocks[1:]))
+    assert clocks[-1] <= RANDOM_HISTORY_LENGTH and [h["tt"] for h in w["h"]] == clocks
+    vt, vt2 = w["offending"]["vt_h"], w["offending"]["vt_h_prime"]
+    assert vt2[1:] == vt[1:] and vt2[0] == TIMES[(TIMES.index(vt[0]) + 1) % len(TIMES)]
+    assert v.explored % 2 == 0 and v.explored >= 2 + 2  # one word of length one (two histories), then walks
