@@ -10,8 +10,9 @@ from laws.test_predicates import TIE, TWO, step_of
 from mutants import mutant
 
 from coalg.laws.inverse_closure import l3_fault_path
+from coalg.laws.locality import L4II
 from coalg.laws.schema import S1, S2, S3
-from coalg.model import CONTEXTFS, REPAIRED, Evolve, Merge, Recall, Theta
+from coalg.model import CONTEXTFS, REPAIRED, Evolve, Merge, Recall, Record, Store, Theta
 
 
 def test_s1_counts_each_creating_call_once() -> None:
@@ -58,3 +59,20 @@ def test_the_l3_fault_path_is_searched_to_length_one_without_walks() -> None:
     assert v.holds and (v.details["exhaustive_length"], v.details["random_walks"]) == (1, 0)
     assert l3_fault_path(REPAIRED, max_len=1).explored == v.explored
     assert not l3_fault_path(CONTEXTFS).holds
+
+
+def test_l4ii_compares_only_fragment_calls_and_under_the_same_theta() -> None:
+    """On TWO, evolving the alice record is compared against two stores with the same alice part
+    (the bob record altered, and the alice part alone); the same call by prefix is not a fragment call."""
+    assert L4II.step(CONTEXTFS, step_of(CONTEXTFS, TWO, Evolve("id0001", "v2"))) == (2, None)  # type: ignore[misc]
+    by_prefix = step_of(CONTEXTFS, TWO, Evolve("id0001", "v2", by_prefix=True))
+    assert by_prefix.ok and by_prefix.created == ("id0003",)
+    assert L4II.step(CONTEXTFS, by_prefix) == (0, None)  # type: ignore[misc]
+    s = Store.of({"a1": Record("a", type="fact", namespace="alice"),
+                  "a2": Record("b", type="decision", namespace="alice"), "b1": Record("k", namespace="bob")})
+    types = set()
+    for theta in (Theta(type_priority=("decision",)), Theta(type_priority=("fact",))):
+        t = step_of(CONTEXTFS, s, Merge(("a1", "a2")), theta=theta)
+        types.add(t.output.items[0][1].type)  # type: ignore[union-attr]
+        assert L4II.step(CONTEXTFS, t) == (2, None)  # type: ignore[misc]
+    assert types == {"fact", "decision"}
