@@ -9,10 +9,29 @@ from __future__ import annotations
 from laws.test_predicates import TIE, TWO, step_of
 from mutants import mutant
 
+from coalg.laws.integrity import _at_seed, _strong_form_details, l7_strong_form
 from coalg.laws.inverse_closure import l3_fault_path
 from coalg.laws.locality import L4II
+from coalg.laws.resolution import L5, _explain, consults_theta
 from coalg.laws.schema import S1, S2, S3
-from coalg.model import CONTEXTFS, REPAIRED, Evolve, Merge, Recall, Record, Store, Theta
+from coalg.laws.seeds import seed_named
+from coalg.model import (
+    CONTEXTFS,
+    LINEAGE,
+    REPAIRED,
+    Evolve,
+    Found,
+    Merge,
+    Nothing,
+    Recall,
+    Record,
+    Relation,
+    Store,
+    Theta,
+    output_to_json,
+    store_to_json,
+    theta_to_json,
+)
 
 
 def test_s1_counts_each_creating_call_once() -> None:
@@ -76,3 +95,79 @@ def test_l4ii_compares_only_fragment_calls_and_under_the_same_theta() -> None:
         types.add(t.output.items[0][1].type)  # type: ignore[union-attr]
         assert L4II.step(CONTEXTFS, t) == (2, None)  # type: ignore[misc]
     assert types == {"fact", "decision"}
+
+
+# --------------------------------------------------------------------------- L5: resolution independence
+
+
+def test_l5_names_the_other_theta_and_both_outcomes() -> None:
+    """Merging a fact and a decision: the default θ gives decision; θ′ preferring fact gives fact.
+    The first variant (decision first) agrees with the default, so θ′ is the second."""
+    t = step_of(CONTEXTFS, TIE, Merge(("id0001", "id0002")))
+    n, v = L5.step(CONTEXTFS, t)  # type: ignore[misc]
+    assert n == 1 and v is not None
+    assert v.offending == {"record": "id0003", "field": "type", "tied_types": ["decision", "fact"],
+                           "value": "decision", "other_value": "fact"}
+    assert v.explanation == ("merge(id0001, id0002): the argument types decision and fact tie, and the undeclared "
+                             "choice c decides the merged type — decision under θ, fact under θ′.")
+    fact = Theta(type_priority=("fact",))
+    out2, after2 = CONTEXTFS.step(TIE, t.call.letter, t.call.allocation, theta=fact)
+    assert v.extra == {"other_theta": theta_to_json(fact), "other_after": store_to_json(after2),
+                       "output": output_to_json(t.output), "other_output": output_to_json(out2)}
+
+
+def test_l5_reruns_each_variant_with_the_calls_failing_edge_writes() -> None:
+    t = step_of(CONTEXTFS, TIE, Merge(("id0001", "id0002")), faults=frozenset({1}))
+    n, v = L5.step(CONTEXTFS, t)  # type: ignore[misc]
+    assert n == 1 and v is not None and v.extra["other_theta"] == theta_to_json(Theta(type_priority=("fact",)))
+
+
+def test_l5_counts_a_call_that_reads_theta_without_depending_on_it() -> None:
+    t = step_of(CONTEXTFS, TWO, Merge(("id0001", "id0002")))  # two facts: no tie to break
+    assert consults_theta(CONTEXTFS, t)
+    assert L5.step(CONTEXTFS, t) == (1, None)  # type: ignore[misc]
+    quiet = step_of(CONTEXTFS, TIE, Evolve("id0001", "v2"), faults=frozenset({1}))
+    assert not consults_theta(CONTEXTFS, quiet)  # re-run with the same failing edge write
+
+
+def test_explanations_for_outputs_that_are_not_two_merges_or_two_finds() -> None:
+    recall = step_of(CONTEXTFS, TIE, Recall("id0001"))
+    assert _explain(recall, Found("id0002", TIE.records["id0002"])) == (
+        {"output_id": "id0001", "other_output_id": "id0002"},
+        ("recall(id0001) returns id0001 under θ and id0002 under θ′: several identifiers match and the row "
+         "order ≺ picks one."))
+    offending, text = _explain(recall, Nothing())
+    assert offending == {"output": output_to_json(recall.output), "other_output": {"out": "bottom"}}
+    assert text == "recall(id0001) gives a different output or store under θ′ than under θ."
+    evolve = step_of(CONTEXTFS, TIE, Evolve("id0001", "v2"))
+    other = step_of(CONTEXTFS, TIE, Evolve("id0002", "v3")).output  # created too, with another type
+    offending, text = _explain(evolve, other)
+    assert set(offending) == {"output", "other_output"} and text.endswith("under θ′ than under θ.")
+
+
+# --------------------------------------------------------------------------- L7's strong form
+
+
+def test_l7_strong_form_defaults_to_fragment_words_of_length_two() -> None:
+    v = l7_strong_form(REPAIRED)
+    assert v.holds and (v.details["exhaustive_length"], v.details["random_walks"]) == (2, 0)
+    assert v.explored == l7_strong_form(REPAIRED, alphabet="fragment", max_len=2, random_runs=0).explored
+    assert v.explored != l7_strong_form(REPAIRED, alphabet="full", max_len=2, random_runs=0).explored
+
+
+def test_strong_form_details_in_full() -> None:
+    strong = l7_strong_form(REPAIRED)
+    assert _strong_form_details(REPAIRED, False) == {
+        "reachable_set": "every store reachable from ∅ by any call the model accepts (fragment letters, prefix "
+                         "naming, recall by prefix, delete, save_at, link), searched from the seeds",
+        "labels": "R⁻ ∪ R⁺ (evolved/merged/split from/into): the lineage form",
+        "strong_form": {"holds": True, "summary": strong.summary, "explanation": None},
+    }
+
+
+def test_a_seed_with_a_dangling_edge_outside_the_labels_passes() -> None:
+    st = seed_named(CONTEXTFS, "empty")
+    seed = type(st)(st.seed, Store.of({"k": Record("k")}, [("k", Relation.SUPERSEDES, "zz")]), 1, frozenset(), ())
+    assert _at_seed(LINEAGE, CONTEXTFS, seed) is None
+    v = _at_seed(None, CONTEXTFS, seed)
+    assert v is not None and v.explanation == "left the edge (k, SUPERSEDES, zz) whose endpoint zz holds no record."
