@@ -172,6 +172,8 @@ def reopen_survivors(work: Path) -> int:
     tests are only added, so only the survivors (and the ones no test reached) are rerun;
     mutmut itself regenerates the mutants of every function whose source changed.
     """
+    reopened_file = work / "reopened.json"
+    reopened = set(json.loads(reopened_file.read_text())) if reopened_file.exists() else set()
     count = 0
     for meta in sorted((work / "mutants").rglob("*.py.meta")):
         data = json.loads(meta.read_text(encoding="utf-8"))
@@ -179,8 +181,10 @@ def reopen_survivors(work: Path) -> int:
         for key, code in codes.items():
             if code in (0, 33):
                 codes[key] = None
+                reopened.add(key)
                 count += 1
         meta.write_text(json.dumps(data, indent=4), encoding="utf-8")
+    reopened_file.write_text(json.dumps(sorted(reopened)))
     return count
 
 
@@ -193,11 +197,14 @@ def mutmut(work: Path, tools: Path, *args: str, capture: bool = False) -> str:
 def statuses(work: Path, tools: Path) -> dict[str, str]:
     """Each mutant's status in the run kept in ``work`` (as ``mutmut results`` prints it)."""
     text = mutmut(work, tools, "results", "--all", "true", capture=True)
+    # a survivor reopened by --resume keeps its verdict until a rerun has tried it again
+    reopened_file = work / "reopened.json"
+    reopened = set(json.loads(reopened_file.read_text())) if reopened_file.exists() else set()
     status: dict[str, str] = {}
     for line in text.splitlines():
         name, sep, st = line.strip().rpartition(": ")
         if sep and "__mutmut_" in name:
-            status[name] = st
+            status[name] = "survived" if st == "not checked" and name in reopened else st
     return status
 
 

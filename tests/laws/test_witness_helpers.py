@@ -8,6 +8,7 @@ by hand, so that a helper returning a plausible but wrong value is caught.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from coalg.bisim import ancestry_bisimilar
@@ -242,7 +243,7 @@ def test_l6_random_histories_are_seeded_clocked_and_shift_only_the_first_valid_t
     assert search_L6(real, 1, 60, 7).witness == v.witness  # the seed fixes the walk
     w = v.witness
     clocks = [c["allocation"]["clock"] for c in w["word"]]
-    assert clocks == sorted(clocks) and clocks[0] >= 1 and all(b > a for a, b in zip(clocks, clocks[1:]))
+    assert clocks == sorted(clocks) and clocks[0] >= 1 and all(b > a for a, b in pairwise(clocks))
     assert clocks[-1] <= RANDOM_HISTORY_LENGTH and [h["tt"] for h in w["h"]] == clocks
     vt, vt2 = w["offending"]["vt_h"], w["offending"]["vt_h_prime"]
     assert vt2[1:] == vt[1:] and vt2[0] == TIMES[(TIMES.index(vt[0]) + 1) % len(TIMES)]
