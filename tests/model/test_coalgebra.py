@@ -707,6 +707,17 @@ def test_run_of_a_word_is_reproducible(word: list) -> None:  # type: ignore[type
     assert run(BASE, word) == run(BASE, word)
 
 
+def test_replay_passes_theta_and_keeps_states_only_on_request() -> None:
+    word = [Call(RecallPrefix("b"), A((), 3)), Call(Evolve("b", "x", by_prefix=True), A(("e1",), 4))]
+    down = Theta(descending=True)
+    t = run(BASE, word, theta=down)
+    assert run(BASE, word).outputs != t.outputs  # the prefix resolves differently under θ
+    again = replay(BASE, t, theta=down)
+    assert again == t and again.outputs == t.outputs and not again.keeps_states
+    kept = replay(BASE, t, theta=down, keep_states=True)
+    assert kept.keeps_states and kept.states == t.states
+
+
 def test_alpha_is_step_on_calls() -> None:
     c = Call(Evolve("a1", "x"), A(("e",), 2), frozenset({1}))
     assert alpha(BASE)(c) == step(BASE, c.letter, c.allocation, faults=c.faults)

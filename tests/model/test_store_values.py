@@ -83,3 +83,26 @@ def test_html_is_one_row_per_record_and_one_item_per_edge_all_escaped() -> None:
              "<li><code>(a, REFERENCES, &lt;b&gt;)</code></li></ul>")
     assert s._repr_html_() == head + row_b + row_a + "</table>" + edges
     assert Store.of()._repr_html_() == head + "</table><ul></ul>"
+
+
+def test_a_union_error_names_at_most_ten_clashing_identifiers() -> None:
+    from coalg.model.store import UnionUndefined, disjoint_union, mention_disjoint_union
+
+    eleven = Store.of({f"i{k:02}": Record("x") for k in range(11)})
+    with pytest.raises(UnionUndefined) as e:
+        disjoint_union(eleven, eleven)
+    shown = ", ".join(f"i{k:02}" for k in range(10))
+    assert str(e.value) == f"⊎ (domain-disjoint union) is undefined: both stores hold records at {shown} …"
+    assert e.value.clash == tuple(f"i{k:02}" for k in range(11))
+    ten = Store.of({f"i{k:02}": Record("x") for k in range(10)})
+    with pytest.raises(UnionUndefined) as e:
+        disjoint_union(ten, ten)
+    assert str(e.value) == f"⊎ (domain-disjoint union) is undefined: both stores hold records at {shown}"
+    with pytest.raises(UnionUndefined) as e:
+        mention_disjoint_union(Store.of({"i": Record("x")}, [("i", R.EVOLVED_FROM, "j")]), Store.of({"j": Record("y")}))
+    assert str(e.value) == "⊕ (mention-disjoint union) is undefined: both stores mention j"
+
+
+def test_record_map_get_returns_the_given_default() -> None:
+    m = RecordMap({"a": Record("A")})
+    assert m.get("a") == Record("A") and m.get("b") is None and m.get("b", Record("B")) == Record("B")
