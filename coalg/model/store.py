@@ -366,7 +366,8 @@ def mention_disjoint_union(s: Store, t: Store) -> Store:
     ...
     coalg.model.store.UnionUndefined: ⊕ (mention-disjoint union) is undefined: both stores mention j
     """
-    big, small = (s, t) if len(s.records) + len(s._ix) >= len(t.records) + len(t._ix) else (t, s)
+    # which side is scanned is a cost, never a value (as in disjoint_union)
+    big, small = (s, t) if len(s.records) + len(s._ix) >= len(t.records) + len(t._ix) else (t, s)  # pragma: no mutate
     clash = [i for i in small.ids() if big.mentions(i)]
     if clash:
         raise UnionUndefined("⊕ (mention-disjoint union)", clash)

@@ -718,6 +718,12 @@ def test_replay_passes_theta_and_keeps_states_only_on_request() -> None:
     assert kept.keeps_states and kept.states == t.states
 
 
+def test_run_draws_bare_letters_from_the_given_oracle() -> None:
+    word = [Save(Record("x")), Save(Record("y"))]
+    assert [c.allocation.clock for c in run(EMPTY, word, oracle=Oracle(clock=100)).calls] == [101, 102]
+    assert [c.allocation.clock for c in run(EMPTY, word).calls] == [1, 2]
+
+
 def test_alpha_is_step_on_calls() -> None:
     c = Call(Evolve("a1", "x"), A(("e",), 2), frozenset({1}))
     assert alpha(BASE)(c) == step(BASE, c.letter, c.allocation, faults=c.faults)
