@@ -724,6 +724,11 @@ def test_run_draws_bare_letters_from_the_given_oracle() -> None:
     assert [c.allocation.clock for c in run(EMPTY, word).calls] == [1, 2]
 
 
+def test_merge_refuses_a_target_namespace_and_says_so() -> None:
+    out, s = step(BASE, Merge(("a1", "b1"), namespace="elsewhere"), A(("m",), 5))
+    assert out == Err("merge: ContextFS a93035d's merge takes no target namespace") and s == BASE
+
+
 def test_alpha_is_step_on_calls() -> None:
     c = Call(Evolve("a1", "x"), A(("e",), 2), frozenset({1}))
     assert alpha(BASE)(c) == step(BASE, c.letter, c.allocation, faults=c.faults)
