@@ -708,14 +708,17 @@ def test_run_of_a_word_is_reproducible(word: list) -> None:  # type: ignore[type
 
 
 def test_replay_passes_theta_and_keeps_states_only_on_request() -> None:
-    word = [Call(RecallPrefix("b"), A((), 3)), Call(Evolve("b", "x", by_prefix=True), A(("e1",), 4))]
+    # the θ-dependent call first: a trace keeps its final store, and recomputes the ones before
+    word = [Call(Evolve("b", "x", by_prefix=True), A(("e1",), 3)), Call(RecallPrefix("b"), A((), 4)),
+            Call(Save(Record("z")), A(("z1",), 5))]
     down = Theta(descending=True)
     t = run(BASE, word, theta=down)
     assert run(BASE, word).outputs != t.outputs  # the prefix resolves differently under θ
     again = replay(BASE, t, theta=down)
     assert again == t and again.outputs == t.outputs and not again.keeps_states
     kept = replay(BASE, t, theta=down, keep_states=True)
-    assert kept.keeps_states and kept.states == t.states
+    assert kept.keeps_states and kept.states == t.states == run(BASE, word, theta=down, keep_states=True).states
+    assert t.states[1] != run(BASE, word).states[1]  # so the recomputed states did use θ
 
 
 def test_run_draws_bare_letters_from_the_given_oracle() -> None:
