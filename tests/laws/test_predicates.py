@@ -11,6 +11,7 @@ These are also the tests mutation testing (``bench/mutation.py``) runs.
 from __future__ import annotations
 
 from itertools import pairwise
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ from coalg.laws.agreement import (
     record_view,
     router_lineage,
 )
-from coalg.laws.ancestry import _ac_plus_failure, _stable
+from coalg.laws.ancestry import _ac_plus_failure, _stable, _theorem_5_7
 from coalg.laws.bitemporality import (
     _HOLDS,
     _READING,
@@ -36,6 +37,7 @@ from coalg.laws.bitemporality import (
     kappa,
     search_L6,
 )
+from coalg.laws.common import observation_json
 from coalg.laws.foundations import _pool, _union
 from coalg.laws.integrity import L7, _at_seed, _kept, _strong_form_details, dangling, l7_strong_form
 from coalg.laws.inverse_closure import L3, _fault_path_details, l3_fault_path, one_way_edges
@@ -54,6 +56,7 @@ from coalg.laws.monotonicity import L1, _five_two_case, is_creating_call, monoto
 from coalg.laws.resolution import L5, _explain, _merged_type, consults_theta
 from coalg.laws.schema import S1, S2, S3, S4, check_schema
 from coalg.laws.seeds import derived_ids, seed_named
+from coalg.laws.walks import random_transitions
 from coalg.model import (
     CONTEXTFS,
     DEFAULT_THETA,
@@ -82,6 +85,7 @@ from coalg.model import (
     Store,
     Supersede,
     Theta,
+    ancestry,
     beta_minus,
     call_from_json,
     output_to_json,
@@ -912,3 +916,37 @@ def test_a_seed_with_a_dangling_edge_outside_the_labels_passes() -> None:
     assert _at_seed(LINEAGE, CONTEXTFS, seed) is None
     v = _at_seed(None, CONTEXTFS, seed)
     assert v is not None and v.explanation == "left the edge (k, SUPERSEDES, zz) whose endpoint zz holds no record."
+
+
+# --------------------------------------------------------------------------- Theorem 5.7, one transition at a time
+
+
+def test_stable_reports_the_first_old_record_whose_beta_minus_changed_in_full() -> None:
+    over = step_of(mutant("overwrites-parent").realisation, MERGED, Evolve("id0001", "v2"))
+    assert _stable(over) == {"id": "id0001", "what": "β⁻",
+                             "before": observation_json(beta_minus(MERGED, "id0001")),
+                             "after": observation_json(beta_minus(over.after, "id0001"))}
+
+
+def test_stable_reports_an_ancestry_change_below_an_unchanged_record() -> None:
+    """b evolved from m, m from z: rewriting z keeps β⁻(b) (same record, same successor m) but not ⟦b⟧⁻."""
+    edges = [("b", R.EVOLVED_FROM, "m"), ("m", R.EVOLVED_FROM, "z")]
+    before = Store.of({"b": Record("b"), "m": Record("m"), "z": Record("z")}, edges)
+    after = Store.of({"b": Record("b"), "m": Record("m"), "z": Record("z2")}, edges)
+    step = SimpleNamespace(before=before, after=after)
+    assert beta_minus(before, "b") == beta_minus(after, "b")
+    assert _stable(step) == {"id": "b", "what": "ancestry unfolding",  # type: ignore[arg-type]
+                             "before": ancestry(before, "b").render(), "after": ancestry(after, "b").render()}
+    assert ancestry(before, "b").render() != ancestry(after, "b").render()
+
+
+def test_theorem_5_7_counts_creating_calls_on_ancestry_closed_stores_then_walks() -> None:
+    def counted(ts: Any) -> int:
+        return sum(1 for t in ts if is_creating_call(t.call.letter) and t.before.is_ancestry_closed())
+
+    exhaustive = counted(explore(CONTEXTFS, "fragment", max_len=1).transitions())
+    assert _theorem_5_7(CONTEXTFS, 1, 0, 5) == (exhaustive, None) and exhaustive > 10
+    walks = counted(random_transitions(CONTEXTFS, "fragment", runs=2, length=8, seed=5))
+    assert walks > 0 and _theorem_5_7(CONTEXTFS, 1, 2, 5) == (exhaustive + walks, None)
+    n, found = _theorem_5_7(mutant("overwrites-parent").realisation, 1, 0, 5)
+    assert found is not None and found["changed"]["what"] == "β⁻" and 1 <= n <= exhaustive
