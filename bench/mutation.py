@@ -1,7 +1,8 @@
 """Benchmark (not a test, not in CI): mutation testing of the law and model modules with mutmut.
 
 Run with ``make mutation`` or ``python bench/mutation.py [--out bench/results/mutation.json]``.
-It takes an hour or more on two cores; run it in the background and poll::
+The law run takes about an hour on two shared cores, the model run several hours (most store
+mutants are reached by hundreds of model tests); run it in the background and poll::
 
     nohup python bench/mutation.py --out bench/results/mutation.json > /tmp/mutation.log 2>&1 &
 
@@ -28,7 +29,8 @@ What it does:
    over all mutants, the ones no selected test reaches counted as surviving —
    overall and per module, and lists the survivors.
 
-After tests are added, ``--resume`` keeps the verdicts of the last run, copies the
+``seconds`` in the results is the wall time of the runs of each work directory that
+completed (a run stopped midway is not counted).  After tests are added, ``--resume`` keeps the verdicts of the last run, copies the
 tree over it and retries only the survivors (a killed mutant stays killed when tests
 are only added; mutmut regenerates the mutants of any function whose source changed).
 """
