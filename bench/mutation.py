@@ -210,7 +210,7 @@ def statuses(work: Path, tools: Path) -> dict[str, str]:
     return status
 
 
-def report(status: dict[str, str], seconds: dict[str, float | None], resumed: bool = False) -> dict[str, Any]:
+def report(status: dict[str, str], seconds: dict[str, float | None], retried: dict[str, int]) -> dict[str, Any]:
     per_module: dict[str, Counter[str]] = defaultdict(Counter)
     for name, st in status.items():
         module = re.split(r"\.x[_ǁ]", name, maxsplit=1)[0]  # mutmut names x_<function>, xǁ<Class>ǁ<method>
@@ -227,9 +227,9 @@ def report(status: dict[str, str], seconds: dict[str, float | None], resumed: bo
         "by_module": {m: {"mutants": sum(n for st, n in c.items() if st not in UNCOUNTED),
                           "detected": sum(c[s] for s in DETECTED), "not_checked": c["not checked"],
                           "by_status": dict(sorted(c.items()))} for m, c in sorted(per_module.items())},
-        "survivors": sorted(n for n, st in status.items() if st not in DETECTED),
+        "survivors": sorted(n for n, st in status.items() if st not in DETECTED | UNCOUNTED),
         "seconds": seconds,
-        "resumed": resumed,
+        "retried": retried,  # survivors tried again (--resume) after tests were added, per group
         "machine": {"cores": os.cpu_count(), "load_average": os.getloadavg(),
                     "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())},
     }
@@ -274,6 +274,7 @@ def main() -> None:
             run_group(group, args.work / f"work-{group}", args.tools, args.resume, args.max_children)
     status: dict[str, str] = {}
     seconds: dict[str, float | None] = {}
+    retried: dict[str, int] = {}
     for group in sorted(GROUPS):
         work = args.work / f"work-{group}"
         if not (work / "mutants").is_dir():
@@ -282,7 +283,9 @@ def main() -> None:
         status |= statuses(work, args.tools)
         spent = work / "seconds.txt"
         seconds[group] = float(spent.read_text()) if spent.exists() else None
-    result = report(status, seconds, resumed=args.resume)
+        reopened = work / "reopened.json"
+        retried[group] = len(json.loads(reopened.read_text())) if reopened.exists() else 0
+    result = report(status, seconds, retried)
     if args.out:
         args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"written to {args.out}")
