@@ -116,14 +116,17 @@ def check_5_7(*, realisations: tuple[Realisation, ...] = SCHEMA_REALISATIONS) ->
 
 
 def _ac_plus_failure(s: Store) -> str | None:
+    # AC⁺ implies ancestry closure, and AC⁺ with inverse closure implies the lineage form of
+    # L7, so the second and fourth names are never returned: the mutation benchmark leaves
+    # them alone (no test can tell a changed name there).
     if not s.satisfies_ac_plus():
         return "AC⁺"
     if not s.is_ancestry_closed():
-        return "ancestry closure"
+        return "ancestry closure"  # pragma: no mutate
     if not s.is_inverse_closed():
         return "inverse closure"
     if not s.has_lineage_integrity():
-        return "lineage form of L7"
+        return "lineage form of L7"  # pragma: no mutate
     return None
 
 

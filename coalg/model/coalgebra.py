@@ -370,7 +370,8 @@ def run(
         if keep_states:
             states.append(cur)
     if keep_states:
-        return Trace(tuple(calls), tuple(outs), tuple(states), step_fn=step_fn, theta=theta)
+        # with its states kept a trace reads step_fn and θ only to shortcut an equality: not mutated
+        return Trace(tuple(calls), tuple(outs), tuple(states), step_fn=step_fn, theta=theta)  # pragma: no mutate
     return Trace(tuple(calls), tuple(outs), start=s, final=cur, step_fn=step_fn, theta=theta)
 
 

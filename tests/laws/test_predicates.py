@@ -10,12 +10,15 @@ These are also the tests mutation testing (``bench/mutation.py``) runs.
 
 from __future__ import annotations
 
+from itertools import pairwise
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from mutants import mutant
 
-from coalg.laws import SEEDS, Transition, allocate, theta_variants
+from coalg.bisim import ancestry_bisimilar
+from coalg.laws import SEEDS, Transition, allocate, explore, theta_variants
 from coalg.laws.agreement import (
     L2,
     disagreement,
@@ -24,8 +27,17 @@ from coalg.laws.agreement import (
     record_view,
     router_lineage,
 )
-from coalg.laws.ancestry import _ac_plus_failure, _stable
-from coalg.laws.bitemporality import _psi, kappa, search_L6
+from coalg.laws.ancestry import _ac_plus_failure, _stable, _theorem_5_7
+from coalg.laws.bitemporality import (
+    _HOLDS,
+    _READING,
+    RANDOM_HISTORY_LENGTH,
+    TIMES,
+    _psi,
+    kappa,
+    search_L6,
+)
+from coalg.laws.common import observation_json
 from coalg.laws.foundations import _pool, _union
 from coalg.laws.integrity import L7, _at_seed, _kept, _strong_form_details, dangling, l7_strong_form
 from coalg.laws.inverse_closure import L3, _fault_path_details, l3_fault_path, one_way_edges
@@ -42,10 +54,12 @@ from coalg.laws.locality import (
 from coalg.laws.merge import _first_non_commuting, _idempotent, _order_fields
 from coalg.laws.monotonicity import L1, _five_two_case, is_creating_call, monotone
 from coalg.laws.resolution import L5, _explain, _merged_type, consults_theta
-from coalg.laws.schema import S1, S2, S3, S4
+from coalg.laws.schema import S1, S2, S3, S4, check_schema
 from coalg.laws.seeds import derived_ids, seed_named
+from coalg.laws.walks import random_transitions
 from coalg.model import (
     CONTEXTFS,
+    DEFAULT_THETA,
     EMPTY,
     LINEAGE,
     REPAIRED,
@@ -54,10 +68,12 @@ from coalg.model import (
     Created,
     Delete,
     Edge,
+    Err,
     Evolve,
     Found,
     Letter,
     Merge,
+    Nothing,
     Realisation,
     Recall,
     RecallPrefix,
@@ -69,7 +85,13 @@ from coalg.model import (
     Store,
     Supersede,
     Theta,
+    ancestry,
+    beta_minus,
+    call_from_json,
+    output_to_json,
     restrict,
+    store_to_json,
+    theta_to_json,
 )
 
 R = Relation
@@ -548,3 +570,383 @@ def test_every_predicate_is_quiet_on_a_plain_evolve(real: Realisation) -> None:
     for clause in (L1, L3, L4I, L4II, S1, S2, S3, S4):
         n, v = clause.step(real, t)  # type: ignore[misc]
         assert v is None and n >= (0 if clause is L4II else 1), clause.key  # no record outside alice to alter
+
+
+# =========================================================================== the helpers behind witnesses
+
+
+
+def _renamed(s: Store) -> Store:
+    return Store.of({f"x{i}": r for i, r in s.records.items()},
+                    [(f"x{e.source}", e.relation, f"x{e.target}") for e in s.edges])
+
+
+# --------------------------------------------------------------------------- the monoid pool (3.6)
+
+
+def test_the_pool_is_the_seeds_some_successors_two_renamed_copies_and_a_dangling_store() -> None:
+    pool = _pool()
+    assert pool[0] == EMPTY and len(pool) == 13 and len(set(pool)) == 13
+    assert pool[1:4] == [TIE, TWO, MERGED]
+    renamed = [s for s in pool if any(i.startswith("x") for i in s.dom())]
+    assert renamed == pool[-3:-1] == [_renamed(TIE), _renamed(TWO)]
+    assert pool[-1] == Store.of({"y1": Record("y")}, [("y1", R.SUPERSEDES, "id0001")])
+    # the rest are one fragment step from a seed: stores of one to four records named id000k
+    steps = pool[4:-3]
+    assert len(steps) == 6 and all(s.dom() and all(i.startswith("id000") for i in s.dom()) for s in steps)
+    assert not set(steps) & {TIE, TWO, MERGED}
+
+
+def test_the_renamed_copies_keep_their_edges() -> None:
+    m = _renamed(MERGED)
+    assert m.edges and all(e.source.startswith("x") and e.target.startswith("x") for e in m.edges)
+    assert len(m.edges) == len(MERGED.edges)
+
+
+# --------------------------------------------------------------------------- merge order (5.25)
+
+
+def _sorted_merges(s: Store, a: Letter, xi: Allocation = Allocation(), **kw: Any) -> Any:
+    """ContextFS, except that a merge reads its arguments in sorted order: merge commutes."""
+    if isinstance(a, Merge):
+        a = Merge(tuple(sorted(a.ids)), a.content, a.type, a.summary, a.namespace)
+    return CONTEXTFS.step(s, a, xi, **kw)
+
+
+def test_the_first_non_commuting_merge_is_the_tie_pair_with_the_next_clock() -> None:
+    found, tried = _first_non_commuting(CONTEXTFS)
+    assert tried == 1 and found is not None and found["seed"] == "tie"
+    assert found["store"] == store_to_json(TIE)
+    assert found["merge_i_k"]["letter"]["ids"] == ["id0001", "id0002"]
+    assert found["merge_k_i"]["letter"]["ids"] == ["id0002", "id0001"]
+    assert found["merge_i_k"]["allocation"] == found["merge_k_i"]["allocation"] == {"ids": ["id0003"], "clock": 3}
+    assert found["after_i_k"] != found["after_k_i"]
+
+
+def test_when_every_merge_commutes_each_pair_without_metadata_is_tried_once() -> None:
+    """Pairs i < k of records with empty metadata: one in tie, one in two-namespaces, and in merged
+    only (id0001, id0002) — id0003 carries merged_from.  The empty seed has none."""
+    real = Realisation("sorted-merges", _sorted_merges, "merge reads its arguments sorted")
+    assert _first_non_commuting(real) == (None, 3)
+
+
+# --------------------------------------------------------------------------- Proposition 5.2 cases
+
+
+def test_five_two_case_reads_the_last_two_states_of_a_longer_word() -> None:
+    word = [Save(Record("r")), Save(Record("s")), Evolve("id0001", "q"), Delete("id0001")]
+    c = _five_two_case(word, "id0003", "id0001")
+    s = EMPTY
+    states = [s]
+    for clock, (a, new) in enumerate(zip(word, (("id0001",), ("id0002",), ("id0003",), ())), start=1):
+        s = CONTEXTFS.step(s, a, Allocation(new, clock))[1]
+        states.append(s)
+    before, after = states[-2], states[-1]
+    assert set(c) == {"start", "word", "before", "after", "survivor", "beta_minus_before", "beta_minus_after",
+                      "beta_minus_changes", "ancestry_changes", "ancestry_of_target_changes"}
+    assert c["start"] == store_to_json(EMPTY) and len(c["word"]) == 4
+    assert c["before"] == store_to_json(before) and c["after"] == store_to_json(after)
+    assert "id0001" in before.dom() and "id0001" not in after.dom()
+    assert c["beta_minus_after"]["successors"] == [] and beta_minus(after, "id0003").successors == ()
+    assert c["ancestry_changes"] is not ancestry_bisimilar(before, "id0003", after, "id0003")
+
+
+def test_five_two_case_when_nothing_changes() -> None:
+    c = _five_two_case([Save(Record("r")), Evolve("id0001", "q"), Save(Record("t"))], "id0002", "id0001")
+    assert c["beta_minus_changes"] is False and c["ancestry_changes"] is False
+    assert c["ancestry_of_target_changes"] is False
+    assert c["beta_minus_before"] == c["beta_minus_after"] and c["beta_minus_after"]["successors"] == [
+        ["evolved_from", "id0001"]]
+
+
+# --------------------------------------------------------------------------- the lineage fallbacks (5.14)
+
+
+def test_the_edge_walk_lists_a_shared_ancestor_once_at_its_first_depth() -> None:
+    s = Store.of({k: Record(k) for k in "abcd"},
+                 [("b", R.MERGED_FROM, "a"), ("b", R.MERGED_FROM, "c"), ("a", R.EVOLVED_FROM, "d"),
+                  ("c", R.EVOLVED_FROM, "d"), ("d", R.EVOLVED_INTO, "a"), ("d", R.EVOLVED_INTO, "c"),
+                  ("a", R.MERGED_INTO, "b"), ("c", R.MERGED_INTO, "b")])
+    assert router_lineage(s, "b") == {"ancestors": [{"id": "a", "relation": "merged_from", "depth": 1},
+                                                    {"id": "c", "relation": "merged_from", "depth": 1},
+                                                    {"id": "d", "relation": "evolved_from", "depth": 2}],
+                                      "descendants": []}
+    assert router_lineage(s, "d") == {"ancestors": [],
+                                      "descendants": [{"id": "a", "relation": "evolved_into", "depth": 1},
+                                                      {"id": "c", "relation": "evolved_into", "depth": 1},
+                                                      {"id": "b", "relation": "merged_into", "depth": 2}]}
+    assert history_lineage(s, "b") == [{"memory_id": "a", "relation": "merged_from"},
+                                       {"memory_id": "c", "relation": "merged_from"},
+                                       {"memory_id": "d", "relation": "evolved_from"}]
+    assert history_lineage(s, "d") == []
+
+
+def test_the_walks_stop_at_depth_ten_by_default() -> None:
+    ids = [f"n{k:02}" for k in range(13)]
+    chain = Store.of({i: Record(i) for i in ids}, [(ids[k + 1], R.EVOLVED_FROM, ids[k]) for k in range(12)])
+    anc = router_lineage(chain, "n12")["ancestors"]
+    assert [e["id"] for e in anc] == ids[11:1:-1] and anc[-1]["depth"] == 10
+    assert [e["memory_id"] for e in history_lineage(chain, "n12")] == ids[11:1:-1]
+    assert len(history_lineage(chain, "n12", max_depth=3)) == 3
+
+
+def test_a_metadata_fallback_takes_a_multi_letter_identifier_whole() -> None:
+    s = Store.of({"b": Record("b", metadata={"evolved_from": "parent-1"}),
+                  "c": Record("c", metadata={"merged_from": ("p1", "p2")})})
+    assert router_lineage(s, "b")["ancestors"] == [{"id": "parent-1", "relation": "evolved_from", "depth": 1}]
+    assert history_lineage(s, "b") == [{"memory_id": "parent-1", "relation": "evolved_from"}]
+    assert history_lineage(s, "c") == [{"memory_id": "p1", "relation": "merged_from"},
+                                       {"memory_id": "p2", "relation": "merged_from"}]
+
+
+# --------------------------------------------------------------------------- the schema (Def. 3.23)
+
+
+def _refuses(s: Store, a: Letter, xi: Allocation = Allocation(), **kw: Any) -> Any:
+    return Err("refused"), s
+
+
+def test_check_schema_gives_s1_to_s4_in_order() -> None:
+    """A realisation that refuses every call meets every clause (nothing is created); the search is tiny."""
+    vs = check_schema(Realisation("refuses", _refuses, "every call is refused"))
+    assert [v.item for v in vs] == ["S1", "S2", "S3", "S4"] and all(v.holds for v in vs)
+
+
+def test_ac_plus_failures_by_name() -> None:
+    assert _ac_plus_failure(Store.of({"k": Record("k")}, [("k", R.EVOLVED_FROM, "y")])) == "AC⁺"
+    one_way = Store.of({"a": Record("a"), "b": Record("b")}, [("b", R.EVOLVED_FROM, "a")])
+    assert _ac_plus_failure(one_way) == "inverse closure"
+    both = Store.of({"a": Record("a"), "b": Record("b")}, [("b", R.EVOLVED_FROM, "a"), ("a", R.EVOLVED_INTO, "b")])
+    assert _ac_plus_failure(both) is None
+
+
+# --------------------------------------------------------------------------- L6 on recording histories
+
+
+def test_l6_counts_every_word_under_every_assignment_of_valid_times() -> None:
+    """From ∅ the recording words are 1 of length one and 3 of length two (an exact exploration);
+    each is recorded under |TIMES|^k valid-time assignments, and each random walk adds two."""
+    ex = explore(REPAIRED, "recording", max_len=2, seeds=SEEDS[:1], reduce=False)
+    n1, n2 = len(list(ex.nodes(1))), len(list(ex.nodes(2)))
+    t = len(TIMES)
+    v = search_L6(REPAIRED, 2, 0, 7)
+    assert (v.item, v.kind, v.holds, v.witness) == ("L6", "property", True, None)
+    assert v.explored == n1 * t + n2 * t * t and v.details == {
+        "reading": _READING, "exhaustive_length": 2, "states": n1 + n2, "random_walks": 0}
+    assert v.summary == f"L6 holds on 'repaired': {_HOLDS.format(n=v.explored)}"
+    assert search_L6(REPAIRED, 2, 3, 7).explored == v.explored + 2 * 3
+    assert search_L6(REPAIRED, 2, 1, 7).explored == v.explored + 2
+
+
+def test_l6_counterexample_in_full() -> None:
+    v = search_L6(CONTEXTFS, 2, 5, 7)
+    assert (v.item, v.kind, v.holds, v.explored) == ("L6", "counterexample", False, 2)
+    text = ("the histories save('new' in alice) with valid times [1] and [2] differ only in valid time yet "
+            "record the same store, so no function of the store recovers valid time.")
+    assert v.summary == f"L6 fails on 'contextfs': {text}"
+    w = v.witness
+    assert w is not None and w["explanation"] == text and w["length"] == 1 and w["seed"] == "empty"
+    assert set(w) == {"seed", "start", "word", "theta", "after", "h", "h_prime", "offending", "explanation",
+                      "length", "minimality"}
+    assert w["start"] == store_to_json(EMPTY) and w["theta"] == theta_to_json(DEFAULT_THETA)
+    (call,) = [call_from_json(c) for c in w["word"]]
+    assert w["after"] == store_to_json(CONTEXTFS.step(EMPTY, call.letter, call.allocation)[1])
+
+
+def _forgets_on_evolve(s: Store, a: Letter, xi: Allocation = Allocation(), **kw: Any) -> Any:
+    """REPAIRED, except that an evolve wipes every valid time: invisible to histories of one call."""
+    out, s2 = REPAIRED.step(s, a, xi, **kw)
+    if isinstance(a, Evolve) and isinstance(out, Created):
+        for j in sorted(s2.dom()):
+            s2 = s2.with_record(j, s2.records[j].evolve(valid_time=None))
+    return out, s2
+
+
+def test_l6_random_histories_are_seeded_clocked_and_shift_only_the_first_valid_time() -> None:
+    real = Realisation("forgets-on-evolve", _forgets_on_evolve, "", declares_valid_time=True)
+    v = search_L6(real, 1, 60, 7)
+    assert not v.holds and v.witness is not None and v.details["random_walks"] == 60
+    assert search_L6(real, 1, 60, 7).witness == v.witness  # the seed fixes the walk
+    w = v.witness
+    clocks = [c["allocation"]["clock"] for c in w["word"]]
+    assert clocks == sorted(clocks) and clocks[0] >= 1 and all(b > a for a, b in pairwise(clocks))
+    assert clocks[-1] <= RANDOM_HISTORY_LENGTH and [h["tt"] for h in w["h"]] == clocks
+    vt, vt2 = w["offending"]["vt_h"], w["offending"]["vt_h_prime"]
+    assert vt2[1:] == vt[1:] and vt2[0] == TIMES[(TIMES.index(vt[0]) + 1) % len(TIMES)]
+    assert v.explored % 2 == 0 and v.explored >= 2 + 2  # one word of length one (two histories), then walks
+
+
+# =========================================================================== single clause steps, exactly
+
+
+def test_s1_counts_each_creating_call_once() -> None:
+    assert S1.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Evolve("id0001", "v2"))) == (1, None)  # type: ignore[misc]
+    assert S1.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Recall("id0001"))) == (0, None)  # type: ignore[misc]
+
+
+def test_s2_reruns_the_call_under_the_same_theta() -> None:
+    """A merge of a fact and a decision takes its type from θ; run locally under another θ it would differ."""
+    types = set()
+    for theta in (Theta(type_priority=("decision",)), Theta(type_priority=("fact",))):
+        t = step_of(CONTEXTFS, TIE, Merge(("id0001", "id0002")), theta=theta)
+        types.add(t.output.items[0][1].type)  # type: ignore[union-attr]
+        assert S2.step(CONTEXTFS, t) == (1, None)  # type: ignore[misc]
+    assert types == {"fact", "decision"}
+
+
+def test_s2_reruns_the_call_with_the_same_failing_edge_writes() -> None:
+    """With its first edge write failing, evolve adds one edge, not two; the local re-run must fail alike."""
+    t = step_of(CONTEXTFS, TIE, Evolve("id0001", "v2"), faults=frozenset({1}))
+    assert len(t.after.edges - t.before.edges) == 1
+    assert S2.step(CONTEXTFS, t) == (1, None)  # type: ignore[misc]
+
+
+def test_s2_names_a_record_filed_outside_the_named_namespaces() -> None:
+    real = mutant("files-in-alice").realisation
+    n, v = S2.step(real, step_of(real, TWO, Evolve("id0002", "v2")))  # type: ignore[misc]
+    assert n == 1 and v is not None
+    assert v.offending == {"record": "id0003", "namespace": "alice", "named_namespaces": ["bob"]}
+    assert v.explanation == "evolve(id0002, 'v2') filed id0003 in a namespace no named record has."
+
+
+def test_s3_names_the_first_edge_outside_the_support() -> None:
+    real = mutant("extra-edge").realisation
+    n, v = S3.step(real, step_of(real, TIE, Evolve("id0001", "v2")))  # type: ignore[misc]
+    assert n == 1 and v is not None
+    assert v.offending == {"edges": [["id0002", "related_to", "id0003"], ["id0003", "related_to", "id0002"]],
+                           "support": ["id0001", "id0003"]}
+    assert v.explanation == "evolve(id0001, 'v2') added (id0002, RELATED_TO, id0003), outside (N ∪ nm(a))²."
+
+
+def test_the_l3_fault_path_is_searched_to_length_one_without_walks() -> None:
+    v = l3_fault_path(REPAIRED)
+    assert v.holds and (v.details["exhaustive_length"], v.details["random_walks"]) == (1, 0)
+    assert l3_fault_path(REPAIRED, max_len=1).explored == v.explored
+    assert not l3_fault_path(CONTEXTFS).holds
+
+
+def test_l4ii_compares_only_fragment_calls_and_under_the_same_theta() -> None:
+    """On TWO, evolving the alice record is compared against two stores with the same alice part
+    (the bob record altered, and the alice part alone); the same call by prefix is not a fragment call."""
+    assert L4II.step(CONTEXTFS, step_of(CONTEXTFS, TWO, Evolve("id0001", "v2"))) == (2, None)  # type: ignore[misc]
+    by_prefix = step_of(CONTEXTFS, TWO, Evolve("id0001", "v2", by_prefix=True))
+    assert by_prefix.ok and by_prefix.created == ("id0003",)
+    assert L4II.step(CONTEXTFS, by_prefix) == (0, None)  # type: ignore[misc]
+    s = Store.of({"a1": Record("a", type="fact", namespace="alice"),
+                  "a2": Record("b", type="decision", namespace="alice"), "b1": Record("k", namespace="bob")})
+    types = set()
+    for theta in (Theta(type_priority=("decision",)), Theta(type_priority=("fact",))):
+        t = step_of(CONTEXTFS, s, Merge(("a1", "a2")), theta=theta)
+        types.add(t.output.items[0][1].type)  # type: ignore[union-attr]
+        assert L4II.step(CONTEXTFS, t) == (2, None)  # type: ignore[misc]
+    assert types == {"fact", "decision"}
+
+
+# --------------------------------------------------------------------------- L5: resolution independence
+
+
+def test_l5_names_the_other_theta_and_both_outcomes() -> None:
+    """Merging a fact and a decision: the default θ gives decision; θ′ preferring fact gives fact.
+    The first variant (decision first) agrees with the default, so θ′ is the second."""
+    t = step_of(CONTEXTFS, TIE, Merge(("id0001", "id0002")))
+    n, v = L5.step(CONTEXTFS, t)  # type: ignore[misc]
+    assert n == 1 and v is not None
+    assert v.offending == {"record": "id0003", "field": "type", "tied_types": ["decision", "fact"],
+                           "value": "decision", "other_value": "fact"}
+    assert v.explanation == ("merge(id0001, id0002): the argument types decision and fact tie, and the undeclared "
+                             "choice c decides the merged type — decision under θ, fact under θ′.")
+    fact = Theta(type_priority=("fact",))
+    out2, after2 = CONTEXTFS.step(TIE, t.call.letter, t.call.allocation, theta=fact)
+    assert v.extra == {"other_theta": theta_to_json(fact), "other_after": store_to_json(after2),
+                       "output": output_to_json(t.output), "other_output": output_to_json(out2)}
+
+
+def test_l5_reruns_each_variant_with_the_calls_failing_edge_writes() -> None:
+    t = step_of(CONTEXTFS, TIE, Merge(("id0001", "id0002")), faults=frozenset({1}))
+    n, v = L5.step(CONTEXTFS, t)  # type: ignore[misc]
+    assert n == 1 and v is not None and v.extra["other_theta"] == theta_to_json(Theta(type_priority=("fact",)))
+
+
+def test_l5_counts_a_call_that_reads_theta_without_depending_on_it() -> None:
+    t = step_of(CONTEXTFS, TWO, Merge(("id0001", "id0002")))  # two facts: no tie to break
+    assert consults_theta(CONTEXTFS, t)
+    assert L5.step(CONTEXTFS, t) == (1, None)  # type: ignore[misc]
+    quiet = step_of(CONTEXTFS, TIE, Evolve("id0001", "v2"), faults=frozenset({1}))
+    assert not consults_theta(CONTEXTFS, quiet)  # re-run with the same failing edge write
+
+
+def test_explanations_for_outputs_that_are_not_two_merges_or_two_finds() -> None:
+    recall = step_of(CONTEXTFS, TIE, Recall("id0001"))
+    assert _explain(recall, Found("id0002", TIE.records["id0002"])) == (
+        {"output_id": "id0001", "other_output_id": "id0002"},
+        ("recall(id0001) returns id0001 under θ and id0002 under θ′: several identifiers match and the row "
+         "order ≺ picks one."))
+    offending, text = _explain(recall, Nothing())
+    assert offending == {"output": output_to_json(recall.output), "other_output": {"out": "bottom"}}
+    assert text == "recall(id0001) gives a different output or store under θ′ than under θ."
+    evolve = step_of(CONTEXTFS, TIE, Evolve("id0001", "v2"))
+    other = step_of(CONTEXTFS, TIE, Evolve("id0002", "v3")).output  # created too, with another type
+    offending, text = _explain(evolve, other)
+    assert set(offending) == {"output", "other_output"} and text.endswith("under θ′ than under θ.")
+
+
+# --------------------------------------------------------------------------- L7's strong form
+
+
+def test_l7_strong_form_defaults_to_fragment_words_of_length_two() -> None:
+    v = l7_strong_form(REPAIRED)
+    assert v.holds and (v.details["exhaustive_length"], v.details["random_walks"]) == (2, 0)
+    assert v.explored == l7_strong_form(REPAIRED, alphabet="fragment", max_len=2, random_runs=0).explored
+    assert v.explored != l7_strong_form(REPAIRED, alphabet="full", max_len=2, random_runs=0).explored
+
+
+def test_strong_form_details_in_full() -> None:
+    strong = l7_strong_form(REPAIRED)
+    assert _strong_form_details(REPAIRED, False) == {
+        "reachable_set": "every store reachable from ∅ by any call the model accepts (fragment letters, prefix "
+                         "naming, recall by prefix, delete, save_at, link), searched from the seeds",
+        "labels": "R⁻ ∪ R⁺ (evolved/merged/split from/into): the lineage form",
+        "strong_form": {"holds": True, "summary": strong.summary, "explanation": None},
+    }
+
+
+def test_a_seed_with_a_dangling_edge_outside_the_labels_passes() -> None:
+    st = seed_named(CONTEXTFS, "empty")
+    seed = type(st)(st.seed, Store.of({"k": Record("k")}, [("k", Relation.SUPERSEDES, "zz")]), 1, frozenset(), ())
+    assert _at_seed(LINEAGE, CONTEXTFS, seed) is None
+    v = _at_seed(None, CONTEXTFS, seed)
+    assert v is not None and v.explanation == "left the edge (k, SUPERSEDES, zz) whose endpoint zz holds no record."
+
+
+# --------------------------------------------------------------------------- Theorem 5.7, one transition at a time
+
+
+def test_stable_reports_the_first_old_record_whose_beta_minus_changed_in_full() -> None:
+    over = step_of(mutant("overwrites-parent").realisation, MERGED, Evolve("id0001", "v2"))
+    assert _stable(over) == {"id": "id0001", "what": "β⁻",
+                             "before": observation_json(beta_minus(MERGED, "id0001")),
+                             "after": observation_json(beta_minus(over.after, "id0001"))}
+
+
+def test_stable_reports_an_ancestry_change_below_an_unchanged_record() -> None:
+    """b evolved from m, m from z: rewriting z keeps β⁻(b) (same record, same successor m) but not ⟦b⟧⁻."""
+    edges = [("b", R.EVOLVED_FROM, "m"), ("m", R.EVOLVED_FROM, "z")]
+    before = Store.of({"b": Record("b"), "m": Record("m"), "z": Record("z")}, edges)
+    after = Store.of({"b": Record("b"), "m": Record("m"), "z": Record("z2")}, edges)
+    step = SimpleNamespace(before=before, after=after)
+    assert beta_minus(before, "b") == beta_minus(after, "b")
+    assert _stable(step) == {"id": "b", "what": "ancestry unfolding",  # type: ignore[arg-type]
+                             "before": ancestry(before, "b").render(), "after": ancestry(after, "b").render()}
+    assert ancestry(before, "b").render() != ancestry(after, "b").render()
+
+
+def test_theorem_5_7_counts_creating_calls_on_ancestry_closed_stores_then_walks() -> None:
+    def counted(ts: Any) -> int:
+        return sum(1 for t in ts if is_creating_call(t.call.letter) and t.before.is_ancestry_closed())
+
+    exhaustive = counted(explore(CONTEXTFS, "fragment", max_len=1).transitions())
+    assert _theorem_5_7(CONTEXTFS, 1, 0, 5) == (exhaustive, None) and exhaustive > 10
+    walks = counted(random_transitions(CONTEXTFS, "fragment", runs=2, length=8, seed=5))
+    assert walks > 0 and _theorem_5_7(CONTEXTFS, 1, 2, 5) == (exhaustive + walks, None)
+    n, found = _theorem_5_7(mutant("overwrites-parent").realisation, 1, 0, 5)
+    assert found is not None and found["changed"]["what"] == "β⁻" and 1 <= n <= exhaustive

@@ -707,9 +707,38 @@ def test_run_of_a_word_is_reproducible(word: list) -> None:  # type: ignore[type
     assert run(BASE, word) == run(BASE, word)
 
 
+def test_replay_passes_theta_and_keeps_states_only_on_request() -> None:
+    # the θ-dependent call first: a trace keeps its final store, and recomputes the ones before
+    word = [Call(Evolve("b", "x", by_prefix=True), A(("e1",), 3)), Call(RecallPrefix("b"), A((), 4)),
+            Call(Save(Record("z")), A(("z1",), 5))]
+    down = Theta(descending=True)
+    t = run(BASE, word, theta=down)
+    assert run(BASE, word).outputs != t.outputs  # the prefix resolves differently under θ
+    again = replay(BASE, t, theta=down)
+    assert again == t and again.outputs == t.outputs and not again.keeps_states
+    kept = replay(BASE, t, theta=down, keep_states=True)
+    assert kept.keeps_states and kept.states == t.states == run(BASE, word, theta=down, keep_states=True).states
+    assert t.states[1] != run(BASE, word).states[1]  # so the recomputed states did use θ
+
+
+def test_run_draws_bare_letters_from_the_given_oracle() -> None:
+    word = [Save(Record("x")), Save(Record("y"))]
+    assert [c.allocation.clock for c in run(EMPTY, word, oracle=Oracle(clock=100)).calls] == [101, 102]
+    assert [c.allocation.clock for c in run(EMPTY, word).calls] == [1, 2]
+
+
+def test_merge_refuses_a_target_namespace_and_says_so() -> None:
+    out, s = step(BASE, Merge(("a1", "b1"), namespace="elsewhere"), A(("m",), 5))
+    assert out == Err("merge: ContextFS a93035d's merge takes no target namespace") and s == BASE
+
+
 def test_alpha_is_step_on_calls() -> None:
     c = Call(Evolve("a1", "x"), A(("e",), 2), frozenset({1}))
     assert alpha(BASE)(c) == step(BASE, c.letter, c.allocation, faults=c.faults)
+    by_prefix = Call(RecallPrefix("b"), A((), 3))
+    down = Theta(descending=True)
+    assert alpha(BASE, theta=down)(by_prefix) == step(BASE, by_prefix.letter, by_prefix.allocation, theta=down)
+    assert alpha(BASE, theta=down)(by_prefix)[0] != alpha(BASE)(by_prefix)[0]  # θ reaches the step
 
 
 def test_named_and_creates() -> None:

@@ -92,3 +92,117 @@ def test_an_update_copies_one_path_only() -> None:
     shared = sum(any(a is b for b in old) for a in new)
     assert len(new) - shared <= 2  # the leaf that took 201 (split in two at most)
     assert len(old) > 50
+
+
+def _sizes(node: object, out: list[int]) -> list[int]:
+    if isinstance(node, _Inner):
+        out.append(len(node.kids))
+        for kid in node.kids:
+            _sizes(kid, out)
+    else:
+        out.append(len(node))  # type: ignore[arg-type]
+    return out
+
+
+@pytest.mark.parametrize("order", ["ascending", "descending", "middle-out", "stride"])
+def test_removals_join_under_full_nodes_and_keep_every_bound(order: str) -> None:
+    """Removing most keys of a deep tree joins under-full nodes with a neighbour on every level:
+    after each removal the keys are exact, every node is within bounds and all leaves share a depth."""
+    n = 150
+    keys = list(range(n))
+    doomed = {
+        "ascending": keys[:-5],
+        "descending": keys[::-1][:-5],
+        "middle-out": sorted(keys, key=lambda k: (abs(k - n // 2), k))[:-5],
+        "stride": [k for r in range(7) for k in keys[r::7]][:-5],
+    }[order]
+    s: SortedKeys[int] = SortedKeys.of(keys)
+    assert len(_sizes(s._root, [])) > 60  # several levels of tiny nodes
+    ref = set(keys)
+    versions = []
+    for k in doomed:
+        s = s.remove(k)
+        ref.discard(k)
+        versions.append((s, sorted(ref)))
+        depths: set[int] = set()
+        _check_shape(s._root, 0, depths)
+        assert len(depths) == 1
+        sizes = _sizes(s._root, [])
+        assert max(sizes) <= 4 and min(sizes[1:], default=2) >= 1
+        assert list(s) == sorted(ref) and len(s) == len(ref)
+        assert s.last() == max(ref) and s.ceiling(k) == min((j for j in ref if j >= k), default=None)
+        assert s.floor_below(k) == max((j for j in ref if j < k), default=None)
+        assert k not in s and all(j in s for j in ref)
+    assert list(s) == sorted(set(keys) - set(doomed))
+    for old, expected in versions:
+        assert list(old) == expected
+
+
+def test_a_join_of_two_inner_nodes_that_overflows_splits_them_evenly() -> None:
+    """_join of two neighbours: one node when the keys fit, two halves (the first the smaller) when not."""
+    a = _Inner([0, 10], [[0, 1], [10, 11]])
+    b = _Inner([20, 30, 40], [[20], [30], [40]])
+    one = sortedkeys._join(_Inner([0], [[0, 1]]), _Inner([20, 30], [[20], [30]]))
+    assert len(one) == 1 and isinstance(one[0], _Inner)
+    assert one[0].lows == [0, 20, 30] and one[0].kids == [[0, 1], [20], [30]]
+    two = sortedkeys._join(a, b)
+    assert [x.lows for x in two] == [[0, 10], [20, 30, 40]]  # type: ignore[union-attr]
+    assert [x.kids for x in two] == [[[0, 1], [10, 11]], [[20], [30], [40]]]  # type: ignore[union-attr]
+    assert sortedkeys._join([1, 2], [3, 4]) == ([1, 2, 3, 4],)
+    assert sortedkeys._join([1, 2, 3], [4, 5]) == ([1, 2], [3, 4, 5])
+
+
+def test_repr_lists_the_keys_in_order() -> None:
+    assert repr(SortedKeys.of([3, 1, 2])) == "SortedKeys([1, 2, 3])"
+    assert repr(SortedKeys()) == "SortedKeys([])"
+
+
+def test_equality_and_hash_are_those_of_the_keys_in_order() -> None:
+    assert SortedKeys.of([1, 2]) != SortedKeys.of([1, 2, 3]) and SortedKeys.of([1, 2, 3]) != SortedKeys.of([1, 2])
+    assert SortedKeys.of([1, 3]) != SortedKeys.of([1, 2]) and SortedKeys.of([2, 1]) == SortedKeys.of([1, 2])
+    assert hash(SortedKeys.of([2, 1])) == hash((1, 2)) and hash(SortedKeys()) == hash(())
+    assert SortedKeys.of([1]).__eq__([1]) is NotImplemented
+
+
+def _leaf_sizes(s: SortedKeys[int]) -> list[int]:
+    return [len(leaf) for leaf in sortedkeys._leaves(s._root)]
+
+
+@pytest.mark.parametrize("order", ["ascending", "descending", "outside-in", "stride"])
+def test_insertions_split_full_nodes_on_every_level_and_keep_every_bound(order: str) -> None:
+    n = 120
+    keys = {
+        "ascending": list(range(n)),
+        "descending": list(range(n))[::-1],
+        "outside-in": [k for pair in zip(range(n // 2), range(n - 1, n // 2 - 1, -1)) for k in pair],
+        "stride": [k for r in range(5) for k in range(r, n, 5)],
+    }[order]
+    s: SortedKeys[int] = SortedKeys()
+    for m, k in enumerate(keys, start=1):
+        s = s.insert(k)
+        depths: set[int] = set()
+        _check_shape(s._root, 0, depths)
+        assert len(depths) == 1
+        sizes = _sizes(s._root, [])
+        assert 1 <= min(sizes) and max(sizes) <= 4  # no empty and no over-full node
+        assert len(s) == m and k in s and s.last() == max(keys[:m])
+    assert list(s) == list(range(n)) and len(_sizes(s._root, [])) > 40
+
+
+def test_appending_in_ascending_order_leaves_full_nodes_behind() -> None:
+    """An append at the right end splits off only the new key: every leaf but the last holds four keys,
+    and every inner node but the rightmost on each level holds four children."""
+    s: SortedKeys[int] = SortedKeys()
+    for k in range(101):
+        s = s.insert(k)
+    leaves = _leaf_sizes(s)
+    assert leaves[:-1] == [4] * (len(leaves) - 1) and leaves[-1] == 1 and sum(leaves) == 101
+    level: list[object] = [s._root]
+    while isinstance(level[0], _Inner):
+        sizes = [len(x.kids) for x in level]  # type: ignore[attr-defined]
+        assert sizes[:-1] == [4] * (len(sizes) - 1), sizes
+        level = [kid for x in level for kid in x.kids]  # type: ignore[attr-defined]
+    t: SortedKeys[int] = SortedKeys()
+    for k in range(100, -1, -1):  # descending: a split of five keys leaves two on the left, three on the right
+        t = t.insert(k)
+    assert t == s and _leaf_sizes(t) == [2] + [3] * 33
