@@ -29,7 +29,7 @@ LIMIT = 80
 # Import statements are left as written for now: the library's modules are being split,
 # and the chapters' import lines are being rewritten for it in parallel. Re-wrapping them
 # here too would collide with that work; set this to False once it has landed.
-IMPORTS_EXEMPT = True
+IMPORTS_EXEMPT = False
 CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
