@@ -590,6 +590,18 @@ def test_execution_statistics_cover_every_chapter(built_book: Path) -> None:
     assert all("✅" in r or "success" in r.lower() or "True" in r for r in rows), rows[:2]
 
 
+def test_saved_pages_do_not_carry_the_build_environment(built_book: Path) -> None:
+    """Nodes parsed from ``{eval-rst}`` blocks are re-homed in their page (coalg_book._adopt_nodes).
+
+    Before, each API page was saved with a copy of the whole build environment (3 MB a
+    page, read back whenever Sphinx numbered figures or wrote a page).
+    """
+    doctrees = sorted((built_book.parent / ".doctrees").rglob("*.doctree"))
+    assert len(doctrees) >= len(NOTEBOOK_PAGES)
+    carrying = [p.name for p in doctrees if b"BuildEnvironment" in p.read_bytes()]
+    assert carrying == []
+
+
 def test_the_sources_offer_the_notebooks_they_link(built_book: Path) -> None:
     """Every `_sources/*.ipynb` the build wrote is valid JSON (what a download gets)."""
     written = sorted((built_book / "_sources").rglob("*.ipynb"))

@@ -21,6 +21,9 @@ What it does, each for a reason a reader meets:
 * **Figures as vector graphics** (SVG on the page, a 2x PNG beside it for the PDF):
   every kernel the build starts reads ``tools/sphinxext/ipython_kernel_config.py``
   (through a private ``IPYTHONDIR`` under ``_build/``).
+* **Small saved pages**: nodes parsed from ``{eval-rst}`` blocks are re-homed in
+  their page's document, so a saved API page no longer carries the whole build
+  environment (the build reads every saved page back at least twice).
 """
 
 from __future__ import annotations
@@ -320,7 +323,7 @@ CACHE_INPUTS = ("coalg/**/*.py", "bench/results/**/*", "data/**/*",
 def _inputs_key(root: Path) -> str:
     digest = hashlib.sha256()
     digest.update(sys.version.encode())
-    for dist in sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()):
+    for dist in sorted({f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()}):
         digest.update(dist.encode() + b"\n")
     for pattern in CACHE_INPUTS:
         for path in sorted(root.glob(pattern)):
@@ -348,6 +351,25 @@ def _execution_cache(app: Sphinx, config: Any) -> None:
                 shutil.rmtree(old, ignore_errors=True)
     config.nb_execution_cache_path = str(base / key)
     logger.info(f"coalg_book: execution cache {base.name}/{key} (keyed on coalg/ and its data)")
+
+
+# ------------------------------------------------------------------ small doctrees
+
+
+def _adopt_nodes(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: every node of a page belongs to the page's own document.
+
+    MyST parses an ``{eval-rst}`` block (every ``automodule`` of Appendix C) into a
+    scratch document that shares the page's settings, and the nodes it returns still
+    point to that document.  Sphinx clears the build environment from a page's
+    settings before it saves the page, but not from the scratch document's, so each
+    API page was saved with a copy of the whole environment (3 MB a page, read back
+    every time Sphinx numbers figures or writes a page).
+    """
+    for node in doctree.findall():
+        owner = node.__dict__.get("_document")
+        if owner is not None and owner is not doctree:
+            node.document = doctree
 
 
 # ------------------------------------------------------------------ the notation in LaTeX
@@ -379,6 +401,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_node(results_index)
     app.add_directive("results-index", ResultsIndexDirective)
     app.connect("doctree-read", _collect_results)
+    app.connect("doctree-read", _adopt_nodes, priority=900)
     app.connect("env-purge-doc", _purge_results)
     app.connect("env-merge-info", _merge_results)
     app.connect("doctree-resolved", _fill_results_index)
