@@ -40,6 +40,17 @@ else
   touch "$stamp"
 fi
 
+# --- 1a. No IRI grammar -------------------------------------------------------------------
+# jsonschema compiles rfc3987-syntax's Lark grammar when it is importable: 0.8 s in every
+# process that loads nbformat (each chapter's kernel, the book build, the notebook tests).
+# It arrives only through the optional `format-nongpl` extra that jupyter-events asks for;
+# nothing here checks the "iri" formats it serves, and without it jsonschema skips them.
+if .venv/bin/python -c "import importlib.util as u, sys; sys.exit(u.find_spec('rfc3987_syntax') is None)"; then
+  say "removing rfc3987-syntax and lark (a 0.8 s import in every notebook process)"
+  .venv/bin/python -m pip uninstall --quiet --yes rfc3987-syntax lark
+  pip_check
+fi
+
 # --- 1b. The released ContextFS, minimally (no chromadb/onnxruntime/fastembed) ----------
 # --no-deps: requirements-contextfs.txt pins exactly what `import contextfs` and its SQLite
 # schema need. Its other declared requirements stay missing on purpose (see that file).
