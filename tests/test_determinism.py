@@ -68,6 +68,7 @@ for theta in (Theta(), Theta(type_priority=("fact",), descending=True)):
         "one_way": sorted(map(str, tf.final.one_way_edges())),
         "dangling": sorted(s.dangling()),
         "reprs": [repr(s), repr(tf.final)],
+        "records": [repr(s.records[i]) for i in sorted(s.dom())],   # tags print sorted
     }, sort_keys=True, ensure_ascii=False))
     print(dumps_store(s))
     print(dumps_store(tf.final))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeAlias
 
 __all__ = [
@@ -257,7 +257,7 @@ def thaw(v: Any) -> Any:
 # --------------------------------------------------------------------------- records
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Record:
     """A record (Definition 3.2): a ContextFS ``Memory`` without its ``id``.
 
@@ -284,6 +284,21 @@ class Record:
             object.__setattr__(self, "tags", frozenset(self.tags))
         if not isinstance(self.metadata, FrozenMap):
             object.__setattr__(self, "metadata", FrozenMap(self.metadata))
+
+    def __repr__(self) -> str:
+        """The dataclass form, with the tags in sorted order.
+
+        A frozenset prints in hash order, which changes with ``PYTHONHASHSEED``; sorted, a
+        record prints the same in every run.
+        """
+        shown = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            text = repr(value)
+            if f.name == "tags":
+                text = "frozenset({" + ", ".join(map(repr, sorted(value))) + "})" if value else "frozenset()"
+            shown.append(f"{f.name}={text}")
+        return f"Record({', '.join(shown)})"
 
     def with_content(self, content: str) -> Record:
         """A copy with other content (records are values: nothing is assigned in place)."""
