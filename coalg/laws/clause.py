@@ -24,8 +24,10 @@ from ..paper import Verdict, numbered
 from .exploration import Transition
 from .search import RANDOM_RUNS, Outcome, Probe, Violation, search_all, verdict_of
 from .seeds import Start
+from .verdict_cache import entry_name, shared
 
-__all__ = ["Clause", "ClauseCheck", "ClauseInfo", "check", "check_many", "checker", "clear_verdicts", "fault_reading"]
+__all__ = ["Clause", "ClauseCheck", "ClauseInfo", "check", "check_many", "checker", "clear_verdicts",
+           "exploration_groups", "fault_reading"]
 
 
 @dataclass(frozen=True)
@@ -142,21 +144,73 @@ def _verdict(key: _Key, outcome: Outcome) -> Verdict:
 
 
 def _compute(keys: list[_Key]) -> None:
-    """Verdicts for ``keys`` not yet known: one pass per exploration they share (their order kept)."""
-    groups: dict[tuple[str, bool, int], list[_Key]] = {}
+    """Verdicts for ``keys`` not yet known: one pass per exploration they share (their order kept).
+
+    Every key of one call is of one realisation.  Verdicts shared by other
+    processes (:mod:`coalg.laws.verdict_cache`) are read instead of computed, and
+    the ones computed here are shared.
+    """
+    missing = [k for k in dict.fromkeys(keys) if k not in _VERDICTS]
+    if not missing:
+        return
+    realisation = missing[0][1]
+    own = all(_own_clause(k[0]) for k in missing)
+    names = {k: entry_name(k[0].key, realisation, k[2:]) for k in missing}
+    with shared(realisation, list(names.values()), own_clauses=own) as disk:
+        todo = []
+        for k in missing:
+            found = disk.load(names[k])
+            if found is None:
+                todo.append(k)
+            else:
+                _VERDICTS[k] = found
+        _search(todo)
+        for k in todo:
+            disk.save(names[k], _VERDICTS[k])
+
+
+def _own_clause(clause: Clause) -> bool:
+    """Whether ``clause`` is one the library declares (not a variant built by hand)."""
+    from .table import CLAUSE_TABLE  # the table imports this module
+
+    return any(clause is c for c in CLAUSE_TABLE)
+
+
+def _groups(keys: list[_Key]) -> list[list[_Key]]:
+    """``keys`` in the groups one search settles: a clause with its own search alone, the
+    others by the exploration they share (alphabet, fault reading, bound); first-seen order."""
+    groups: dict[tuple[Any, ...], list[_Key]] = {}
     for key in keys:
-        if key in _VERDICTS:
-            continue
-        clause, realisation, with_faults, bound, random_runs, seed = key
+        clause, _, with_faults, bound, _, _ = key
+        shared_by = ("own search", clause.key) if clause.search is not None else (clause.alphabet, with_faults, bound)
+        groups.setdefault(shared_by, []).append(key)
+    return list(groups.values())
+
+
+def _search(keys: list[_Key]) -> None:
+    for members in _groups(keys):
+        clause, realisation, with_faults, bound, random_runs, seed = members[0]
         if clause.search is not None:
-            _VERDICTS[key] = clause.search(realisation, bound, random_runs, seed)
-        else:
-            groups.setdefault((clause.alphabet, with_faults, bound), []).append(key)
-    for (alphabet, with_faults, bound), members in groups.items():
-        outcomes = search_all(members[0][1], [_probe(k) for k in members], alphabet=alphabet, faults=with_faults,
-                              max_len=bound)
+            _VERDICTS[members[0]] = clause.search(realisation, bound, random_runs, seed)
+            continue
+        outcomes = search_all(realisation, [_probe(k) for k in members], alphabet=clause.alphabet,
+                              faults=with_faults, max_len=bound)
         for k, outcome in zip(members, outcomes):
             _VERDICTS[k] = _verdict(k, outcome)
+
+
+def exploration_groups(
+    clauses: Sequence[Clause], realisation: Realisation, *, max_len: int | None = None
+) -> list[tuple[Clause, ...]]:
+    """``clauses`` in the groups :func:`check_many` settles with one search each (order kept).
+
+    Clauses checked under the same alphabet, fault reading and bound share one
+    breadth-first exploration; a clause with its own search is a group alone.
+    Checking the groups in separate processes gives the same verdicts as one
+    :func:`check_many` (the web book's build does this to use every core).
+    """
+    keys = [_key(c, realisation, None, max_len, RANDOM_RUNS, None) for c in clauses]
+    return [tuple(k[0] for k in group) for group in _groups(keys)]
 
 
 def check_many(
