@@ -14,7 +14,8 @@
   book's source; an explorer the same way; a double-click in the file browser opens a chapter
   as a notebook and README.md as text. No request leaves 127.0.0.1.
 * Every chapter runs top to bottom in a fresh kernel outside the book build (jupytext in
-  memory, nbclient), and the chapters that read project files also run from a copy.
+  memory, nbclient), and the chapters that read project files also run from a copy; the
+  kernels share law verdicts through a session folder, as the build's kernels do.
 
 The tests that need chromium or run every chapter are marked `book`.
 """
@@ -509,15 +510,31 @@ def _execute(path: Path, cwd: Path) -> None:
         pytest.fail(f"{_rel(path)} fails when run top to bottom:\n{str(err)[-3000:]}")
 
 
+@pytest.fixture(scope="session")
+def verdict_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("verdicts")
+
+
+@pytest.fixture
+def shared_verdicts(verdict_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernels share law verdicts as the book build's do (coalg.laws.verdict_cache).
+
+    Each verdict is computed once per session, by the first chapter that shows it, and read
+    by the others (tests/laws/test_verdict_cache.py checks that a read verdict equals the
+    computed one); every chapter still runs every cell in a fresh kernel.
+    """
+    monkeypatch.setenv("COALG_VERDICT_CACHE", str(verdict_folder))
+
+
 @pytest.mark.book
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.name)
-def test_chapter_runs_top_to_bottom_in_a_fresh_kernel(chapter: Path) -> None:
+def test_chapter_runs_top_to_bottom_in_a_fresh_kernel(chapter: Path, shared_verdicts: None) -> None:
     _execute(chapter, chapter.parent)
 
 
 @pytest.mark.book
 @pytest.mark.parametrize("chapter", READS_PROJECT_FILES, ids=lambda p: p.name)
-def test_chapter_runs_from_its_copy(chapter: Path, scratch: Path) -> None:
+def test_chapter_runs_from_its_copy(chapter: Path, scratch: Path, shared_verdicts: None) -> None:
     assert lab_prepare.main(["--scratch", _rel(scratch)]) == 0
     copy = scratch / _rel(chapter)
     _execute(copy, copy.parent)
