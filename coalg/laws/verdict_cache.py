@@ -15,8 +15,8 @@ files live in a subfolder named by a hash of ``coalg``'s source, the Python
 version and the installed packages, so a verdict computed by other code is never
 read.  While one process computes a verdict, another that wants the same
 verdict waits for it (an advisory lock per verdict, where the platform has
-``fcntl``) and then reads it.  A file that
-cannot be read or does not hold a verdict is ignored and written again.
+``fcntl``) and then reads it.  A file that cannot be read or does not hold a
+verdict is ignored and written again.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def _file_name(name: str) -> str:
 
 
 class Shared:
-    """The shared verdicts of one realisation, while its lock is held (see :func:`shared`)."""
+    """The shared verdicts of one realisation, while the entries asked for are locked (see :func:`shared`)."""
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder

@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "sphinxext"))
-from coalg_execute import join_streams  # noqa: E402
+from coalg_execute import join_streams
 
 
 def _stream(name: str, text: str) -> nbformat.NotebookNode:

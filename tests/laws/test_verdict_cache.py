@@ -86,7 +86,7 @@ def test_a_damaged_file_is_recomputed_and_rewritten(shared_dir: Path) -> None:
 
 
 def test_a_process_waits_for_the_verdict_another_is_computing(shared_dir: Path) -> None:
-    monkey_free = check(L2, CONTEXTFS, max_len=1)
+    computed = check(L2, CONTEXTFS, max_len=1)
     for f in _entry_files(shared_dir):
         f.unlink()
     clear_verdicts()
@@ -108,10 +108,10 @@ def test_a_process_waits_for_the_verdict_another_is_computing(shared_dir: Path) 
                                  stderr=subprocess.PIPE, text=True)
         time.sleep(1.5)
         assert child.poll() is None, f"the other process did not wait for the lock: {child.communicate()}"
-        disk.save(name, monkey_free)
+        disk.save(name, computed)
     out, err = child.communicate(timeout=60)
     assert child.returncode == 0, err
-    assert json.loads(out) == [monkey_free.holds, monkey_free.explored]
+    assert json.loads(out) == [computed.holds, computed.explored]
 
 
 @pytest.mark.parametrize("realisation", [CONTEXTFS, REPAIRED], ids=lambda r: r.name)

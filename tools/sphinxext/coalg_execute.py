@@ -70,8 +70,8 @@ def _execute(nb_text: str, cwd: str, timeout: int | None) -> tuple[str | None, f
     return nbformat.writes(nb), result.time, None
 
 
-def _verdicts(realisation: str, clauses: tuple[str, ...]) -> tuple[str | None, float, str | None]:
-    """In a worker: check ``clauses`` on ``realisation``, sharing the verdicts with the chapters."""
+def _verdicts(realisation: str, clauses: tuple[str, ...]) -> tuple[float, str | None]:
+    """In a worker: check ``clauses`` on ``realisation``, sharing the verdicts; the time, the error."""
     start = time.perf_counter()
     try:
         from coalg.laws.clause import check_many
@@ -80,8 +80,8 @@ def _verdicts(realisation: str, clauses: tuple[str, ...]) -> tuple[str | None, f
 
         check_many([get_clause(k) for k in clauses], get_realisation(realisation))
     except Exception as exc:  # the chapters then compute the verdicts themselves
-        return None, time.perf_counter() - start, f"{type(exc).__name__}: {exc}"
-    return "", time.perf_counter() - start, None
+        return time.perf_counter() - start, f"{type(exc).__name__}: {exc}"
+    return time.perf_counter() - start, None
 
 
 def _verdict_jobs(names: list[str]) -> list[tuple[str, tuple[str, ...]]]:
@@ -100,13 +100,11 @@ def _verdict_jobs(names: list[str]) -> list[tuple[str, tuple[str, ...]]]:
         return []
 
 
-def _to_run(env: BuildEnvironment, docnames: list[str]) -> list[tuple[str, Any]]:
-    """The pages among ``docnames`` that MyST-NB would execute and whose outputs are not cached."""
-    from jupyter_cache import get_cache
+def _to_run(env: BuildEnvironment, cache: Any, docnames: list[str]) -> list[tuple[str, Any]]:
+    """The pages among ``docnames`` that MyST-NB would execute and whose outputs ``cache`` lacks."""
     from myst_nb.core.read import create_nb_reader
 
     nb_config = env.mystnb_config
-    cache = get_cache(nb_config.execution_cache_path)
     todo = []
     for docname in sorted(docnames):
         path = str(env.doc2path(docname))
@@ -133,33 +131,34 @@ def execute_in_parallel(app: Sphinx, env: BuildEnvironment, docnames: list[str])
     workers = app.config.coalg_execution_workers or os.cpu_count() or 1
     if env.mystnb_config.execution_mode != "cache" or workers < 2:
         return
-    todo = _to_run(env, docnames)
-    if len(todo) < 2:
-        return
-    # Many chapters show verdicts of these law tables: they are computed first, one
-    # exploration per worker, so no chapter waits alone for a long search.
-    jobs = _verdict_jobs(list(app.config.coalg_verdicts_first)) if todo else []
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
 
     cache = get_cache(env.mystnb_config.execution_cache_path)
+    todo = _to_run(env, cache, docnames)
+    if len(todo) < 2:
+        return
+    # Many chapters show verdicts of these law tables: they are computed first, one
+    # exploration per worker, so no chapter waits alone for a long search.
+    jobs = _verdict_jobs(list(app.config.coalg_verdicts_first))
     timeout = env.mystnb_config.execution_timeout
     workers = min(workers, len(todo))
     logger.info(f"coalg_book: running {len(todo)} notebooks on {workers} workers")
     start, done = time.perf_counter(), 0
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = {pool.submit(_verdicts, name, clauses): (f"law table of {name} ({', '.join(clauses)})", None)
-                       for name, clauses in jobs}
-            futures.update({pool.submit(_execute, nbformat.writes(nb), str(Path(path).parent), timeout): (path, nb)
-                            for path, nb in todo})
-            for future in as_completed(futures):
-                path, nb = futures[future]
-                executed, seconds, error = future.result()
-                if nb is None:
-                    logger.info(f"coalg_book: {path}: "
+            tables = {pool.submit(_verdicts, name, clauses): f"law table of {name} ({', '.join(clauses)})"
+                      for name, clauses in jobs}
+            chapters = {pool.submit(_execute, nbformat.writes(nb), str(Path(path).parent), timeout): path
+                        for path, nb in todo}
+            for future in as_completed([*tables, *chapters]):
+                if future in tables:
+                    seconds, error = future.result()
+                    logger.info(f"coalg_book: {tables[future]}: "
                                 + (f"{seconds:.1f} s" if error is None else f"not computed ({error})"))
                     continue
+                path = chapters[future]
+                executed, seconds, error = future.result()
                 done += 1
                 if executed is None:
                     logger.info(f"{path}: failed in the parallel run ({error}); it runs again when read")
