@@ -784,14 +784,17 @@ def test_s1_counts_each_creating_call_once() -> None:
     assert S1.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Recall("id0001"))) == (0, None)  # type: ignore[misc]
 
 
+def _merges_under_each_type_order(s: Store, ids: tuple[str, str]) -> list[Transition]:
+    """The merge of ``ids`` (a fact and a decision) under θ preferring decision, then fact."""
+    return [step_of(CONTEXTFS, s, Merge(ids), theta=Theta(type_priority=(first,))) for first in ("decision", "fact")]
+
+
 def test_s2_reruns_the_call_under_the_same_theta() -> None:
     """A merge of a fact and a decision takes its type from θ; run locally under another θ it would differ."""
-    types = set()
-    for theta in (Theta(type_priority=("decision",)), Theta(type_priority=("fact",))):
-        t = step_of(CONTEXTFS, TIE, Merge(("id0001", "id0002")), theta=theta)
-        types.add(t.output.items[0][1].type)  # type: ignore[union-attr]
+    merges = _merges_under_each_type_order(TIE, ("id0001", "id0002"))
+    assert {t.output.items[0][1].type for t in merges} == {"fact", "decision"}  # type: ignore[union-attr]
+    for t in merges:
         assert S2.step(CONTEXTFS, t) == (1, None)  # type: ignore[misc]
-    assert types == {"fact", "decision"}
 
 
 def test_s2_reruns_the_call_with_the_same_failing_edge_writes() -> None:
@@ -834,12 +837,10 @@ def test_l4ii_compares_only_fragment_calls_and_under_the_same_theta() -> None:
     assert L4II.step(CONTEXTFS, by_prefix) == (0, None)  # type: ignore[misc]
     s = Store.of({"a1": Record("a", type="fact", namespace="alice"),
                   "a2": Record("b", type="decision", namespace="alice"), "b1": Record("k", namespace="bob")})
-    types = set()
-    for theta in (Theta(type_priority=("decision",)), Theta(type_priority=("fact",))):
-        t = step_of(CONTEXTFS, s, Merge(("a1", "a2")), theta=theta)
-        types.add(t.output.items[0][1].type)  # type: ignore[union-attr]
+    merges = _merges_under_each_type_order(s, ("a1", "a2"))
+    assert {t.output.items[0][1].type for t in merges} == {"fact", "decision"}  # type: ignore[union-attr]
+    for t in merges:
         assert L4II.step(CONTEXTFS, t) == (2, None)  # type: ignore[misc]
-    assert types == {"fact", "decision"}
 
 
 # --------------------------------------------------------------------------- L5: resolution independence
