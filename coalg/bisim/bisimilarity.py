@@ -17,7 +17,7 @@ O(m log n) class, never round-based.
   payload (``evolved_from``, ``merged_from[k]``, ``split_from``) are compared up to
   the same relation B.  We decide it by refinement of an encoding in which each
   identifier-valued payload position becomes a transition; identifiers that
-  neither store mentions are compared by equality (B̂, our tightening of Def. 5.23).
+  neither store mentions are compared by equality (B̂, our choice in Def. 5.23).
 
 Examples
 --------
