@@ -260,6 +260,25 @@ def test_refinement_rounds_end_at_behaviour_classes(s: Store) -> None:
         assert len(pairs) == len(set(later.values()))
 
 
+def test_plot_store_pairs_join_two_nodes_by_a_dashed_arc_named_in_the_legend() -> None:
+    from matplotlib.patches import FancyArrowPatch
+
+    from coalg.viz.store import PAIR_COLOUR
+
+    s = _store()
+    ax = plot_store(s, pairs=[("id0002", "id0005", "same prefix id000")])
+    arcs = [p for p in ax.patches if str(p.get_label()).startswith("_pair ")]
+    assert [str(p.get_label()) for p in arcs] == ["_pair id0002 id0005"]
+    assert isinstance(arcs[0], FancyArrowPatch) and to_hex(arcs[0].get_edgecolor()) == PAIR_COLOUR.lower()
+    assert arcs[0].get_linestyle() not in ("-", "solid")  # dashed, unlike an ancestry edge
+    assert "same prefix id000" in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert not any(str(p.get_label()).startswith("_pair ") for p in plot_store(s).patches)
+    with pytest.raises(ValueError, match="two different nodes"):
+        plot_store(s, pairs=[("id0002", "nowhere", "x")])
+    with pytest.raises(ValueError, match="two different nodes"):
+        plot_store(s, pairs=[("id0002", "id0002", "x")])
+
+
 def _colours(ax: object) -> dict[str, str]:
     return {i: to_hex(line.get_markerfacecolor()) for i, line in _nodes(ax).items()}
 
