@@ -12,17 +12,32 @@ the store coalgebra answers (§3.3).  Every explorer shows them the same way.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from ..model import Created, Err, Flag, Found, Output, Theta, Wrote
 
-__all__ = ["data_html", "esc", "html_table", "message_html", "output_text", "short", "theta_text"]
+__all__ = ["data_html", "esc", "html_table", "message_html", "notation_html", "output_text", "short", "theta_text"]
 
 
 def esc(x: object) -> str:
     """``x`` as text, escaped for HTML."""
     return html.escape(str(x))
+
+
+_NOTATION = re.compile(r"(?<![\w])(Hist|Obs|Ψ|τv|τt|a)([_^])(rec|vt|k)(?![\w])")
+
+
+def notation_html(text: str) -> str:
+    """``text`` escaped, with the book's sub- and superscripts set as such: ``Hist_rec`` becomes
+    Hist<sub>rec</sub>, ``Obs^vt`` Obs<sup>vt</sup>, ``τv_k`` τv<sub>k</sub>.
+
+    >>> notation_html("Obs^vt on Hist_rec, κ(a_k, τv_k); created_at stays")
+    'Obs<sup>vt</sup> on Hist<sub>rec</sub>, κ(a<sub>k</sub>, τv<sub>k</sub>); created_at stays'
+    """
+    return _NOTATION.sub(lambda m: f"{m[1]}<{'sub' if m[2] == '_' else 'sup'}>{m[3]}"
+                                   f"</{'sub' if m[2] == '_' else 'sup'}>", esc(text))
 
 
 def short(text: str, n: int = 40) -> str:
