@@ -25,7 +25,7 @@ from .controls import figure_image, ipywidgets, wide
 from .fields import Fields
 from .figures import MAX_WIDTH, canvas, name_panel, render, store_height
 from .stepping import Stepper
-from .text import esc, html_table, short
+from .text import esc, html_table, reason_text, short, witness_culprit
 
 __all__ = ["RefinementStepper"]
 
@@ -169,7 +169,7 @@ class RefinementStepper(Stepper):
             if first.get("against"):
                 (right if first["side"] == "left" else left).append(first["against"])
             self.pair_highlight = (left, right)
-            where = _culprit(first)
+            where = witness_culprit(first)
             self._say(f"{name}: not ≈ — {'s' if first['side'] == 'left' else 't'}'s {first['id']} has no partner"
                       + (f": the difference is in {where}, reached by {' · '.join(first['path'])}"
                          if where != first["id"] else "") + f". {note}.")
@@ -225,8 +225,8 @@ class RefinementStepper(Stepper):
                     f"behaves the same up to allocation, and back. {esc(note)}.</div>")
         first = wit["first"]
         rec = (s if first["side"] == "left" else t).records.get(first["id"])
-        why = first.get("reason") or "no identifier on the other side behaves the same"
-        where = _culprit(first)
+        why = reason_text(first.get("reason") or "no identifier on the other side behaves the same")
+        where = witness_culprit(first)
         if where != first["id"]:
             mine, other = ("s", "t") if first["side"] == "left" else ("t", "s")
             reached = first["reached"]
@@ -302,9 +302,3 @@ def _content(s: Store, i: Id) -> str:
     r = s.records.get(i)
     return "—" if r is None else f"“{esc(short(r.content, 48))}” ({esc(r.type)}, {esc(r.namespace)})"
 
-
-def _culprit(first: dict[str, Any]) -> Id:
-    """The identifier where a witness's difference is immediate: the end of its path (on the first
-    identifier's side), or the first identifier itself when there is no path to follow."""
-    reached = first.get("reached")
-    return str(reached[0]) if reached and first.get("path") else str(first["id"])
