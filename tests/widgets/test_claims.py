@@ -432,3 +432,21 @@ def test_a_quick_second_click_is_said_not_applied() -> None:
     clock.advance(1.0)
     evolve.click()
     assert len(ae.calls) == 2 and not ae.message.endswith(AncestryExplorer.ONE_GESTURE)
+
+
+def test_the_voila_page_does_not_tell_its_reader_to_start_it() -> None:
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    template = (root / "tools/jupyter/voila/templates/coalg/index.html.j2").read_text(encoding="utf-8")
+    assert ".celltag_web-book-only" in template and "display: none" in template
+    for path in sorted((root / "notebooks").glob("explore-*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for c in cells:
+            text, tags = "".join(c["source"]), c.get("metadata", {}).get("tags", [])
+            if c["cell_type"] == "markdown" and "make explorers" in text:
+                assert "web-book-only" in tags, path.name  # hidden where the page is already live
+            if "remove-cell" in tags:  # what Voila shows instead; the book removes it
+                assert "live" in text and "make " not in text, path.name
+        assert sum("remove-cell" in c.get("metadata", {}).get("tags", []) for c in cells) == 1, path.name
