@@ -182,7 +182,7 @@ class BitemporalStepper(Stepper):
         return len(self.frames)
 
     def _arrived(self) -> str:
-        at = f"step {self.position + 1} of {len(self.frames)}: {self.frame.title}"
+        at = f"step {self.position + 1} of {len(self.frames)}: {_sup(self.frame.title)}"
         point = self.frame.query_point
         if point is None:
             return at
@@ -208,7 +208,7 @@ class BitemporalStepper(Stepper):
         self._set(realisation)
         self.position = 0
         self._say(f"now {'Proposition' if self.proof.item == '7.1' else 'Theorem'} {self.proof.item} on {name}, "
-                  f"from step 1: {self.frame.title}.")
+                  f"from step 1: {_sup(self.frame.title)}.")
         self._refresh()
         return True
 
@@ -418,3 +418,8 @@ def stores_compared(s: Store, t: Store) -> str:
     if s.edges != t.edges:
         diffs.append(f"{len(s.edges ^ t.edges)} edge(s) are in one store only")
     return "; ".join(diffs)
+
+
+def _sup(title: str) -> str:
+    """A step's title for the message line (plain text): ``^vt`` as the superscript ᵛᵗ."""
+    return title.replace("^vt", "ᵛᵗ")

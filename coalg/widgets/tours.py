@@ -56,7 +56,7 @@ def bitemporal_tour() -> Tour:
         for k in range(len(bs.frames)):
             bs.goto(k)
             item = "Theorem 5.27" if bs.proof.item == "5.27" else "Proposition 7.1"
-            title = f"{item} on {name}: {bs.frame.title}".replace("^vt", "ᵛᵗ")
+            title = f"{item} on {name}: {bs.frame.title}".replace("^vt", "ᵛᵗ")  # as the message line writes it
             frames.append(TourFrame(title, bs.step_html(heading=False, recorded=True), bs.tour_svg()))
     return Tour(frames, title="Theorem 5.27, then its twin Proposition 7.1")
 
