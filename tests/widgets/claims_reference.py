@@ -63,3 +63,23 @@ def asserted(s: Store, tt: int, tv: int) -> dict[str, Record]:
     """Obs^vt in the asserted mode: on file by τt and valid from a time ≤ τv."""
     return {i: r for i, r in sorted(s.records.items())
             if r.created_at is not None and r.created_at <= tt and r.valid_time is not None and r.valid_time <= tv}
+
+
+def refinement_blocks(s: Store) -> list[int]:
+    """The number of blocks after each round of naive partition refinement on ``s``'s identifiers:
+    round 0 groups by record (⊥ for an identifier without one); a round splits a block by the set of
+    (label, block of the target) its edges give; the last entry is the first stable round."""
+    ids = sorted(s.records.keys() | {e.source for e in s.edges} | {e.target for e in s.edges})
+    key0 = {i: repr(s.records.get(i)) for i in ids}
+    names = {k: n for n, k in enumerate(sorted(set(key0.values())))}
+    block = {i: names[key0[i]] for i in ids}
+    counts = [len(set(block.values()))]
+    while True:
+        sig = {i: (block[i], tuple(sorted({(e.relation.value, block[e.target]) for e in s.edges if e.source == i})))
+               for i in ids}
+        names2 = {k: n for n, k in enumerate(sorted(set(sig.values())))}
+        new = {i: names2[sig[i]] for i in ids}
+        if len(set(new.values())) == counts[-1]:
+            return counts
+        block = new
+        counts.append(len(set(new.values())))

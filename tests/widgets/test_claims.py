@@ -450,3 +450,56 @@ def test_the_voila_page_does_not_tell_its_reader_to_start_it() -> None:
             if "remove-cell" in tags:  # what Voila shows instead; the book removes it
                 assert "live" in text and "make " not in text, path.name
         assert sum("remove-cell" in c.get("metadata", {}).get("tags", []) for c in cells) == 1, path.name
+
+
+@BUDGET
+@given(moves=st.lists(st.tuples(st.sampled_from(["store", "next", "back", "round", "compare"]),
+                                st.integers(0, 20)), min_size=1, max_size=10))
+def test_random_refinement_sessions_print_only_true_claims(moves: list[tuple[str, int]]) -> None:
+    from claims_reference import refinement_blocks
+
+    rs = RefinementStepper()
+    for op, k in moves:
+        if op == "store":
+            rs.set_store(RefinementStepper.STORES[k % len(RefinementStepper.STORES)])
+        elif op == "next":
+            rs.next_round()
+        elif op == "back":
+            rs.previous_round()
+        elif op == "round":
+            rs.set_round(k % len(rs.rounds))
+        else:
+            rs.compare(sorted(rs.comparisons)[k % len(rs.comparisons)])
+        expected = refinement_blocks(rs.store)
+        assert len(rs.rounds) == len(expected)
+        m = re.match(r"round (\d+): (\d+) block\(s\)", rs.message)
+        if m:  # a round's message: its number of blocks, and "stable" only at the last round
+            assert int(m[2]) == expected[int(m[1])]
+            assert ("stable" in rs.message) == (int(m[1]) == len(expected) - 1)
+            none = sorted(rs.store.ids() - rs.store.dom())
+            assert all(f"{x}" in rs.message for x in none) and ("(⊥)" in rs.message) == bool(none)
+        if rs.witness is not None:
+            s, t, _ = rs.comparisons[rs.pair_name]
+            named = re.search(r"The difference is in (id\d+)", _text(rs.verdict_html()))
+            if named:
+                assert named[1] in _blind_culprits(s, t)
+
+
+@BUDGET
+@given(preset=st.sampled_from(["meeting notes", "merge tie", "lineage", "two tenants"]),
+       picks=st.lists(st.integers(0, 20), min_size=2, max_size=3))
+def test_random_merges_name_a_record_that_really_differs(preset: str, picks: list[int]) -> None:
+    ml = MergeLab(preset)
+    ids = sorted(ml.store.records)
+    chosen = list(dict.fromkeys(ids[k % len(ids)] for k in picks))
+    ml.select(chosen)
+    text = _text(ml.result_html())
+    assert "\\n" not in text
+    r = ml.result
+    w = r.get("reversed_witness") if r else None
+    named = re.search(r"The difference is in (id\d+)", text)
+    if named and r is not None and w is not None:
+        from coalg.model import Merge, run
+
+        other = run(ml.store, [Merge(tuple(chosen[::-1]))]).final
+        assert named[1] in _blind_culprits(r["store"], other)
