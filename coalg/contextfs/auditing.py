@@ -133,6 +133,10 @@ def audit_database(db: Database, *, progress: TextIO | None = None, limit: int |
         found = _counted(found, counts)
     if limit is None:
         return sorted(found, key=_key)
+    if limit <= 0:
+        for _ in found:  # counted, none kept
+            pass
+        return []
     return heapq.nsmallest(limit, found, key=_key)
 
 
