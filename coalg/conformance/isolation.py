@@ -47,8 +47,9 @@ from .quoting import describe
 
 __all__ = ["CALL_TIMEOUT", "TIMEOUT", "run_isolated"]
 
-CALL_TIMEOUT = 5.0
-"""Seconds one layer call may take (``--call-timeout``)."""
+CALL_TIMEOUT = 30.0
+"""Seconds one layer call may take (``--call-timeout``): a first call may import a package and open a
+database (the released ContextFS's first ``save`` takes several seconds on a busy machine)."""
 
 TIMEOUT = 1800.0
 """Seconds the whole run may take (``--timeout``)."""
