@@ -80,6 +80,9 @@ def _child(result: str, request: str) -> None:
             got = {"kind": "bad layer", "message": "out of memory while checking the layer"}
         except Exception as e:  # noqa: BLE001 - whatever else the layer made the kit meet
             got = {"kind": "bad layer", "message": f"the check stopped on {describe(e)}"}
+        except BaseException as e:  # noqa: BLE001 - raised outside a layer call: importing the layer's module
+            got = {"kind": "bad layer", "message": f"loading the layer raised {describe(e)}; a module must "
+                                                   "import without ending the interpreter"}
         data = json.dumps(got, ensure_ascii=True, sort_keys=True).encode("ascii")
         tmp = result + ".part"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -62,3 +62,10 @@ def test_the_timeout_of_the_whole_run_is_kept():
 def test_timeouts_must_be_positive_numbers(value):
     p, _ = _conform("conform_layers:GoodMemory", "--call-timeout", value)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--call-timeout" in p.stderr
+
+
+def test_a_module_that_exits_while_imported_is_one_line():
+    p, _ = _conform("hostile_import:Memory")
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == ("coalg conform: error: loading the layer raised SystemExit: 0; a module must import "
+                        "without ending the interpreter\n")
