@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "sphinxext"))
 
-import coalg_notebook  # noqa: E402
+import coalg_notebook  # from tools/sphinxext, put on the path above
 
 CHAPTERS = sorted(p for p in (ROOT / "book").glob("*.md")
                   if p.read_text(encoding="utf-8").startswith("---\njupytext:"))
@@ -47,32 +47,32 @@ def test_every_chapter_reads_as_plain_markdown(chapter: Path) -> None:
 
 
 def test_directives_and_roles_become_text() -> None:
-    text = "\n".join([
-        "(sec-x)=",
-        "% a comment",
-        ":::{prf:definition} 3.16 (The lineage functor)",
-        ":label: def-3-16",
-        "",
-        "A functor {glue:text}`n:.1f` times; see {prf:ref}`def-3-2` and {ref}`the laws <laws>`.",
-        ":::",
-        "",
-        "```{admonition} Before you start",
-        ":class: reading-path",
-        "Read {cite:p}`rutten2000`.",
-        "```",
-        "",
-        "```{index} lineage",
-        "```",
-        "",
-        "```{exercise}",
-        ":label: ex-1",
-        "Try it.",
-        "```",
-        "",
-        "```python",
-        "{x}`kept as code`",
-        "```",
-    ])
+    text = """\
+(sec-x)=
+% a comment
+:::{prf:definition} 3.16 (The lineage functor)
+:label: def-3-16
+
+A functor {glue:text}`n:.1f` times; see {prf:ref}`def-3-2` and {ref}`the laws <laws>`.
+:::
+
+```{admonition} Before you start
+:class: reading-path
+Read {cite:p}`rutten2000`.
+```
+
+```{index} lineage
+```
+
+```{exercise}
+:label: ex-1
+Try it.
+```
+
+```python
+{x}`kept as code`
+```
+"""
     plain = coalg_notebook.plain_markdown(
         text,
         glue={"n": {"text/plain": "2.25"}},

@@ -271,19 +271,23 @@ def glue_values(executed: Any) -> dict[str, dict[str, Any]]:
 
 
 def reader_notebook(source: Any, executed: Any | None, *, title: str, install: str,
-                    macros: Mapping[str, Any] | None = None, resolve: Resolver | None = None,
+                    macros: Mapping[str, Any] | None = None,
+                    glued: Mapping[str, Mapping[str, Any]] | None = None,
+                    resolve: Resolver | None = None,
                     cite: Callable[[str, list[str]], str] | None = None,
                     exercise: Callable[[str], str] | None = None) -> Any:
     """The download: ``source`` (the chapter, outputs-free) with ``executed``'s outputs, plain text.
 
     ``executed`` must hold the same code cells in the same order (the build's executed copy);
     ``ValueError`` says which cell differs.  ``None`` gives a notebook without outputs.
+    ``glued``: values glued by the build, ``{name: {mime: data}}`` (myst-nb keeps them beside
+    the executed copy, in ``<page>.glue.json``), added to those still in ``executed``.
     """
     import nbformat
 
     nb = copy.deepcopy(source)
     nb.metadata.pop("jupytext", None)
-    glue: dict[str, dict[str, Any]] = {}
+    glue: dict[str, Any] = dict(glued or {})
     if executed is not None:
         ran = [c for c in executed.cells if c.cell_type == "code"]
         mine = [c for c in nb.cells if c.cell_type == "code"]
@@ -296,7 +300,7 @@ def reader_notebook(source: Any, executed: Any | None, *, title: str, install: s
                             if "scrapbook" not in o.get("metadata", {})
                             or not o["metadata"]["scrapbook"].get("mime_prefix")]
             cell.execution_count = done.get("execution_count")
-        glue = glue_values(executed)
+        glue.update(glue_values(executed))
         for key in ("language_info", "widgets"):
             if key in executed.metadata:
                 nb.metadata[key] = copy.deepcopy(executed.metadata[key])
