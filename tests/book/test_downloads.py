@@ -136,3 +136,14 @@ def test_glue_falls_back_when_myst_nb_is_missing(monkeypatch: pytest.MonkeyPatch
     scope: dict[str, Any] = {}
     exec(coalg_notebook.GLUE_IMPORT + "\nglue('n', 3, display=False)\n", scope)  # noqa: S102
     assert scope["glue"]("n", 3) is None
+
+
+def test_a_figure_keeps_its_number_and_caption() -> None:
+    source = _notebook("plot()")
+    source.cells[0].metadata["mystnb"] = {"figure": {"caption": "Time against $n$.", "name": "fig-x"}}
+    out = coalg_notebook.reader_notebook(
+        source, None, title="T", install="",
+        resolve=lambda role, target: "Fig. 4" if (role, target) == ("numref", "fig-x") else None)
+    assert [c.cell_type for c in out.cells] == ["markdown", "code", "markdown"]
+    assert out.cells[2].source == "*Fig. 4: Time against $n$.*"
+    assert coalg_notebook.plain_markdown("see {numref}`fig-x`", resolve=lambda r, t: "Fig. 4") == "see Fig. 4"

@@ -333,6 +333,17 @@ def _resolver(app: Sphinx, docname: str) -> Any:
             doc = docname_join(docname, target.removesuffix(".md").removesuffix(".ipynb"))
             title = env.titles.get(doc)
             return title.astext() if title is not None else None
+        if role.startswith("numref"):
+            std = env.get_domain("std")
+            found = std.labels.get(target.lower()) or std.anonlabels.get(target.lower())
+            if found:
+                for figtype, numbers in env.toc_fignumbers.get(found[0], {}).items():
+                    if found[1] in numbers:
+                        number = ".".join(map(str, numbers[found[1]]))
+                        if role == "numref:number":
+                            return number
+                        fmt = app.config.numfig_format.get(figtype, f"{figtype.title()} %s")
+                        return str(fmt % number)
         label = env.get_domain("std").labels.get(target.lower())
         if label and label[2]:
             return str(label[2])
@@ -378,6 +389,28 @@ def _exercises(app: Sphinx, docname: str) -> Any:
     return number
 
 
+def _executed(app: Sphinx, source: Path, ran: Path) -> Any:
+    """The page's notebook with the outputs of this build, or None if there are none.
+
+    myst-nb saves the page's notebook in ``jupyter_execute/``, but with ``execute_notebooks:
+    cache`` that copy has no outputs (they are merged into another copy, on the page): they
+    are taken from the execution cache, matched on the code as myst-nb read it.
+    """
+    import nbformat
+
+    executed = nbformat.read(ran, as_version=4) if ran.is_file() else None
+    if executed is not None and any(c.get("outputs") for c in executed.cells):
+        return executed
+    if app.config.nb_execution_mode != "cache" or executed is None:
+        return executed
+    from jupyter_cache import get_cache
+
+    try:
+        return get_cache(app.config.nb_execution_cache_path).merge_match_into_notebook(executed)[1]
+    except KeyError:  # not in the cache: the page was built without running it
+        return executed
+
+
 def _offer_notebook(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -396,7 +429,7 @@ def _offer_notebook(
 
     nb = jupytext.read(source, fmt="md:myst" if source.suffix == ".md" else "ipynb")
     ran = Path(app.outdir).parent / "jupyter_execute" / (pagename + ".ipynb")
-    executed = nbformat.read(ran, as_version=4) if ran.is_file() else None
+    executed = _executed(app, source, ran)
     glue_file = ran.with_name(ran.stem + ".glue.json")
     glued = ({k: v.get("data", {}) for k, v in json.loads(glue_file.read_text(encoding="utf-8")).items()}
              if glue_file.is_file() else {})

@@ -104,7 +104,11 @@ class _Converter:
             return self.cite(name, [k.strip() for k in body.split(",") if k.strip()])
         explicit = _EXPLICIT.match(body)
         if explicit and explicit["text"]:
-            return explicit["text"].replace("{number}", "").replace("%s", "").strip()
+            text = explicit["text"]
+            if name == "numref" and ("{number}" in text or "%s" in text):
+                number = self.resolve("numref:number", explicit["target"]) or ""
+                text = text.replace("{number}", number).replace("%s", number)
+            return " ".join(text.split())
         target = explicit["target"] if explicit else body
         if name == "eq":
             return f"({target})"
@@ -310,7 +314,17 @@ def reader_notebook(source: Any, executed: Any | None, *, title: str, install: s
         elif cell.cell_type == "markdown":
             cell.source = plain_markdown(cell.source, glue=glue, resolve=resolve, cite=cite,
                                          exercise=exercise)
-    nb.cells = [c for c in nb.cells if c.cell_type != "markdown" or c.source.strip()]
+    # A figure's caption (and its number, which the text refers to) under its cell.
+    captioned = []
+    for cell in nb.cells:
+        captioned.append(cell)
+        figure = cell.metadata.get("mystnb", {}).get("figure", {}) if cell.cell_type == "code" else {}
+        if figure.get("caption"):
+            number = (resolve or (lambda role, target: None))("numref", str(figure.get("name", "")))
+            caption = plain_markdown(str(figure["caption"]), glue=glue, resolve=resolve, cite=cite)
+            captioned.append(nbformat.v4.new_markdown_cell(  # type: ignore[no-untyped-call]
+                f"*{number or 'Figure'}: {caption}*"))
+    nb.cells = [c for c in captioned if c.cell_type != "markdown" or c.source.strip()]
     first = nbformat.v4.new_markdown_cell(setup_cell(title, macros or {}, install))  # type: ignore[no-untyped-call]
     nb.cells.insert(0, first)
     return nb
