@@ -147,3 +147,17 @@ def test_a_figure_keeps_its_number_and_caption() -> None:
     assert [c.cell_type for c in out.cells] == ["markdown", "code", "markdown"]
     assert out.cells[2].source == "*Fig. 4: Time against $n$.*"
     assert coalg_notebook.plain_markdown("see {numref}`fig-x`", resolve=lambda r, t: "Fig. 4") == "see Fig. 4"
+
+
+def test_no_chapter_shows_a_glue_call() -> None:
+    """tools/tag_glue_cells.py --check: every movable glue call sits in a hidden cell."""
+    import doctest
+    import subprocess
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    import tag_glue_cells
+
+    assert doctest.testmod(tag_glue_cells).failed == 0
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "tag_glue_cells.py"), "--check"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
