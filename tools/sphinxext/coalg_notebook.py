@@ -47,7 +47,7 @@ _COMMENT = re.compile(r"^\s*%")
 _INLINE = re.compile(r"\{(?P<role>[\w:.-]+)\}(?P<tick>`+)(?P<body>.+?)(?P=tick)|(?P<code>(`+).+?\5)",
                      re.DOTALL)
 _EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.DOTALL)
-_GLUE_LINE = re.compile(r"^from myst_nb import glue\s*$", re.MULTILINE)
+_GLUE_LINE = re.compile(r"^from myst_nb import glue[ \t]*$", re.MULTILINE)
 
 ADMONITIONS = ("admonition", "note", "tip", "hint", "important", "warning", "caution",
                "attention", "danger", "error", "seealso")
