@@ -99,7 +99,7 @@ def split(source: str) -> tuple[str, str] | None:
     if not still_glued:
         moved = [s for s in body if _is_glue_import(s)] + moved
     lines = source.splitlines()
-    taken = set()
+    taken: set[int] = set()
     for stmt in moved:
         taken.update(range(stmt.lineno - 1, (stmt.end_lineno or stmt.lineno)))
     kept = [line for i, line in enumerate(lines) if i not in taken]
@@ -120,7 +120,7 @@ def pending(nb: Any) -> list[int]:
 
 def tag(path: Path) -> int:
     """Move and tag the glue calls of ``path``; return how many cells were changed."""
-    import jupytext
+    import jupytext  # type: ignore[import-untyped]
     import nbformat
 
     nb = jupytext.read(path)
@@ -135,7 +135,7 @@ def tag(path: Path) -> int:
             cell.metadata["tags"] = [*tags, TAG]
             continue
         cell.source = kept
-        glue_cell = nbformat.v4.new_code_cell(moved, metadata={"tags": [TAG]})
+        glue_cell = nbformat.v4.new_code_cell(moved, metadata={"tags": [TAG]})  # type: ignore[no-untyped-call]
         nb.cells.insert(k + 1, glue_cell)
     if todo:
         jupytext.write(nb, path, fmt="md:myst")
