@@ -114,7 +114,9 @@ def _lookup(target: str, modname: str | None, clsname: str | None) -> tuple[Any,
             return obj, None
         return _walk(owner, [last]) if owner is not _MISSING else (_MISSING, None)
     scopes = [_import(f"{modname}.{clsname}")] if clsname else []
-    scopes.append(sys.modules.get(modname or "", _MISSING))
+    # imported here, not only looked up: a build that writes pages without reading any (an
+    # html-only config change) has not imported the modules through autodoc
+    scopes.append(_import(modname) if modname else _MISSING)
     for scope in scopes:
         if scope is not _MISSING:
             obj, owner = _walk(scope, target.split("."))

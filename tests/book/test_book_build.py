@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import sys
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,15 +51,19 @@ SHOTS = ROOT / "_build" / "screenshots"
 
 # Chromium's own console line for a failed load; the request itself is checked (with its URL).
 HARMLESS_CONSOLE = (re.compile(r"^Failed to load resource"),)
-# Requests the browser makes on its own, not the book: without a favicon link it probes this.
-BROWSER_PROBES = ("/favicon.ico",)
+# Requests the browser makes on its own, not the book. None: every page links its icon
+# (html_favicon), so the browser's probe of /favicon.ico (a 404) never happens.
+BROWSER_PROBES: tuple[str, ...] = ()
 
 SPHINX_PAGES = ("genindex.html", "search.html", "prf-prf.html")  # prf-prf: sphinx-proof's index
 NON_PAGE_DIRS = ("_static", "_sources", "_images", "_sphinx_design_static", "reports")
 PAGE_TIMEOUT_MS = 30_000
 WIDE, NARROW = 1280, 390
-# Wide tables that may scroll sideways inside their own container at 1280 px, per page.
-MAX_SCROLLING_TABLES = 3
+# Wide tables that may scroll sideways inside their own container at 1280 px, per page: none
+# (a table too wide for the column is split, transposed or abbreviated where it is made).
+MAX_SCROLLING_TABLES = 0
+# The smallest text a figure of a tour or an explorer may show on a phone, in CSS px.
+MIN_FIGURE_TEXT_PX = 10
 SCREENSHOT_PAGES = (
     "book/intro.html",
     "book/03-4-lineage-coalgebra.html",
@@ -288,6 +293,108 @@ _LAYOUT = """
 """
 
 
+# Inline formulas that the reader cannot see whole: a part outside the text column, or cut off
+# by a box that hides what does not fit (the theme's inline-flex math box did that on phones).
+# A formula inside a box that scrolls sideways (a table, an output) can be scrolled to.
+_CLIPPED_MATH = """
+() => {
+  const article = document.querySelector('article.bd-article') || document.querySelector('main')
+                  || document.body;
+  const col = article.getBoundingClientRect();
+  const out = [];
+  for (const c of article.querySelectorAll('mjx-container:not([display="true"])')) {
+    if (c.closest('details:not([open])') || c.getClientRects().length === 0) continue;
+    const math = c.querySelector(':scope > mjx-math') || c;
+    let box = col, scrolls = false;
+    for (let a = c.parentElement; a && a !== article; a = a.parentElement) {
+      const ox = getComputedStyle(a).overflowX;
+      if (ox === 'auto' || ox === 'scroll') { scrolls = true; break; }
+      if (ox === 'hidden' || ox === 'clip') { box = a.getBoundingClientRect(); break; }
+    }
+    if (scrolls) continue;
+    const bad = Array.from(math.getClientRects()).filter(
+      r => r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1));
+    if (bad.length) {
+      const r = bad[0];
+      out.push(`${Math.round(Math.max(r.right - box.right, box.left - r.left))}px cut: `
+               + (c.closest('p, li, td, dd, div') || c).textContent.trim().slice(0, 70));
+    }
+  }
+  return out;
+}
+"""
+
+# Every frame of the page's tours shown at once (the slider shows one), to measure them all.
+_SHOW_ALL_FRAMES = """
+() => {
+  const style = document.createElement('style');
+  style.id = 'coalg-test-all-frames';
+  style.textContent = '.coalg-tour-frames > .widget-tab-contents > .lm-Widget.lm-mod-hidden,'
+    + '.coalg-tour-frames > .widget-tab-contents > .p-Widget.p-mod-hidden'
+    + '{display: flex !important;}';
+  document.head.appendChild(style);
+  return document.querySelectorAll('.coalg-tour .coalg-tour-frame').length;
+}
+"""
+_SHOW_ONE_FRAME = "() => document.getElementById('coalg-test-all-frames')?.remove()"
+
+# Words of a tour's text broken across two lines (a break inside a run of letters or digits).
+_TOUR_BREAKS = """
+() => {
+  const found = [];
+  for (const frame of document.querySelectorAll('.coalg-tour .coalg-tour-frame')) {
+    const walker = document.createTreeWalker(frame, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/[A-Za-z0-9\\u00C0-\\u024F\\u0370-\\u03FF]{2,}/g)) {
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const tops = new Set(Array.from(range.getClientRects())
+                              .filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+        if (tops.size > 1) found.push(m[0]);
+      }
+    }
+  }
+  return found;
+}
+"""
+
+# The smallest text (CSS px on the screen) in the SVG figures of tours and explorers. Each
+# figure's SVG is laid out at the size the <img> is shown at; a text's size is its font size
+# times the scale from the SVG's units to the screen.
+_FIGURE_TEXT = """
+async () => {
+  const imgs = Array.from(document.querySelectorAll('.coalg-tour img, .coalg-explorer img'))
+                    .filter(i => i.getClientRects().length > 0 && i.clientWidth > 0);
+  const out = [];
+  for (const img of imgs) {
+    let text;
+    try { text = await (await fetch(img.src)).text(); } catch (e) { continue; }
+    if (!text.includes('<svg')) continue;
+    const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+    const holder = document.createElement('div');
+    holder.style.cssText = 'position:absolute;left:-10000px;top:0;';
+    holder.appendChild(document.importNode(svg, true));
+    document.body.appendChild(holder);
+    const shown = holder.firstElementChild;
+    shown.style.width = img.clientWidth + 'px';
+    shown.style.height = img.clientHeight + 'px';
+    let least = Infinity, which = '';
+    for (const t of shown.querySelectorAll('text')) {
+      if (!t.textContent.trim()) continue;
+      const m = t.getScreenCTM();
+      const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      if (px < least) { least = px; which = t.textContent.trim().slice(0, 30); }
+    }
+    holder.remove();
+    if (least < Infinity) out.push({least: Math.round(least * 10) / 10, which, width: img.clientWidth,
+                                    tour: !!img.closest('.coalg-tour')});
+  }
+  return out;
+}
+"""
+
+
 @dataclass
 class PageReport:
     """What one visit of a page saw: requests, console, math, images, links, layout."""
@@ -303,6 +410,9 @@ class PageReport:
     rendered_views: int = 0
     hrefs: list[str] = field(default_factory=list)
     layout: dict[int, dict[str, Any]] = field(default_factory=dict)
+    clipped_math: dict[int, list[str]] = field(default_factory=dict)
+    tour_breaks: dict[int, list[str]] = field(default_factory=dict)
+    figure_text: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def _visit(page_path: str, book_server: str, browser: Any) -> PageReport:
@@ -362,6 +472,14 @@ def _visit(page_path: str, book_server: str, browser: Any) -> PageReport:
             page.set_viewport_size({"width": width, "height": 900})
             page.wait_for_timeout(150)
             rep.layout[width] = page.evaluate(_LAYOUT)
+            rep.clipped_math[width] = page.evaluate(_CLIPPED_MATH)
+            if page.evaluate(_SHOW_ALL_FRAMES):
+                page.wait_for_timeout(150)
+                rep.tour_breaks[width] = page.evaluate(_TOUR_BREAKS)
+                rep.figure_text[width] = page.evaluate(_FIGURE_TEXT)
+            else:
+                rep.figure_text[width] = page.evaluate(_FIGURE_TEXT)
+            page.evaluate(_SHOW_ONE_FRAME)
             if page_path in SCREENSHOT_PAGES:
                 shot = SHOTS / str(width) / (page_path.replace("/", "__").removesuffix(".html") + ".png")
                 shot.parent.mkdir(parents=True, exist_ok=True)
@@ -481,29 +599,102 @@ def test_nothing_widens_the_page_at_390(
     )
     assert not lay["spills"], f"{page_path}: content cut off or spilling: {lay['spills']}"
     assert not lay["beyond"], f"{page_path}: blocks outside the column: {lay['beyond']}"
+    tables = [s["desc"] for s in lay["scrolls"] if s["table"]]
+    assert not tables, f"{page_path}: tables scroll sideways at {NARROW} px (not stacked): {tables}"
+
+
+@pytest.mark.parametrize("page_path", LAYOUT_PAGES)
+def test_inline_math_is_never_cut_off(
+    page_path: str, page_report: Callable[[str], PageReport]
+) -> None:
+    rep = page_report(page_path)
+    for width in (WIDE, NARROW):
+        cut = rep.clipped_math[width]
+        assert not cut, f"{page_path}: {len(cut)} inline formulas cut off at {width} px: {cut}"
+
+
+# What a plain Jupyter shows as text, not as the book's markup: directive fences, roles,
+# MyST targets.
+_MYST_MARKUP = re.compile(r"^\s*(?:`{3,}|:{3,})\{[\w:.-]+\}|\{[\w:.-]+\}`|^\s*\([\w:.-]+\)=\s*$",
+                          re.MULTILINE)
+
+
+def _download(page_path: str, book_server: str, rep: PageReport) -> tuple[str, Any]:
+    import nbformat
+
+    links = [h for h in rep.hrefs if urlsplit(h).path.endswith(".ipynb")]
+    assert links, f"{page_path} links no .ipynb"
+    url = urljoin(urljoin(book_server, page_path), links[0])
+    assert urlsplit(url).hostname == "127.0.0.1"
+    with urllib.request.urlopen(url, timeout=10) as resp:  # 127.0.0.1 only
+        nb = nbformat.reads(resp.read().decode("utf-8"), as_version=4)
+    nbformat.validate(nb)
+    return url, nb
 
 
 @pytest.mark.parametrize("page_path", NOTEBOOK_PAGES)
 def test_chapter_offers_its_notebook(
-    page_path: str, book_server: str, page_report: Callable[[str], PageReport]
+    page_path: str, book_server: str, built_book: Path,
+    page_report: Callable[[str], PageReport]
 ) -> None:
+    """The download is the chapter, with the build's outputs, in Markdown a plain Jupyter reads."""
     import jupytext
-    import nbformat
 
-    links = [h for h in page_report(page_path).hrefs if urlsplit(h).path.endswith(".ipynb")]
-    assert links, f"{page_path} links no .ipynb"
-    url = urljoin(urljoin(book_server, page_path), links[0])
-    with urllib.request.urlopen(url, timeout=10) as resp:  # noqa: S310 (127.0.0.1 only)
-        assert urlsplit(url).hostname == "127.0.0.1"
-        nb = nbformat.reads(resp.read().decode("utf-8"), as_version=4)
-    nbformat.validate(nb)
-    code = [c for c in nb.cells if c.cell_type == "code"]
-    assert all(not c.get("outputs") for c in code), f"{url} carries outputs"
+    url, nb = _download(page_path, book_server, page_report(page_path))
     source = _source(page_path.removesuffix(".html"))
     assert source is not None
     expected = jupytext.read(source)
     want = [c.source for c in expected.cells if c.cell_type == "code"]
-    assert [c.source for c in code] == want, f"{url} is not the notebook of {source.name}"
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    # the one change: the glue import falls back when myst-nb is missing (test_downloads.py)
+    sys.path.insert(0, str(ROOT / "tools" / "sphinxext"))
+    import coalg_notebook
+
+    got = [c.source.replace(coalg_notebook.GLUE_IMPORT, "from myst_nb import glue") for c in code]
+    assert got == want, f"{url} is not the notebook of {source.name}"
+    # The outputs: as many code cells show something in the download as on the page (cells
+    # the page removes, or whose output it removes, aside).
+    html = (built_book / page_path).read_text(encoding="utf-8")
+    on_page = html.count('class="cell_output docutils container"')
+    hidden = {"remove-cell", "remove-output"}
+    with_output = [c for c in code if c.get("outputs")
+                   and not hidden & set(c.metadata.get("tags", []))]
+    assert len(with_output) == on_page, (
+        f"{url}: {len(with_output)} code cells with outputs, the page shows {on_page}")
+    assert on_page or not code, f"{url}: no code cell has an output"
+    # Plain Markdown: no directive, role or target left; the book's macros defined.
+    markdown = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    prose = re.sub(r"^(`{3,})(?!\{).*?^\1\s*$", "", markdown, flags=re.MULTILINE | re.DOTALL)
+    raw = _MYST_MARKUP.findall(re.sub(r"(?<!\})(`+).+?\1", "", prose, flags=re.DOTALL))
+    assert not raw, f"{url}: MyST markup a plain Jupyter shows as text: {raw[:5]}"
+    first = nb.cells[0]
+    assert first.cell_type == "markdown" and "coalg" in first.source
+    assert "make setup" in first.source and "pip install -e" in first.source, first.source
+    assert "\\newcommand{\\Rec}" in first.source
+
+
+def test_a_downloaded_chapter_runs_in_a_plain_kernel(
+    book_server: str, page_report: Callable[[str], PageReport], tmp_path: Path
+) -> None:
+    """A downloaded notebook, run top to bottom from an empty folder with nbclient."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    page = "book/03-1-identifiers-records-relations.html"
+    url, nb = _download(page, book_server, page_report(page))
+    path = tmp_path / "chapter.ipynb"
+    nbformat.write(nb, path)
+    fresh = nbformat.read(path, as_version=4)
+    for cell in fresh.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    NotebookClient(fresh, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    errors = [o for c in fresh.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert not errors
+    printed = [c.outputs for c in fresh.cells if c.cell_type == "code"]
+    assert sum(map(bool, printed)) >= 3, f"{url} printed almost nothing when run"
 
 
 def test_screenshots_are_kept(page_report: Callable[[str], PageReport]) -> None:
@@ -705,3 +896,88 @@ def test_the_tour_steps_with_no_kernel(
     finally:
         context.close()
     assert not console, f"{page_path}: console errors or warnings while stepping: {console}"
+
+
+@pytest.mark.parametrize("page_path", EXPLORER_PAGES)
+def test_tours_break_lines_between_words(
+    page_path: str, page_report: Callable[[str], PageReport]
+) -> None:
+    """Every frame of the tour, at both widths: no word is split across two lines."""
+    rep = page_report(page_path)
+    for width in (WIDE, NARROW):
+        broken = rep.tour_breaks.get(width)
+        assert broken is not None, f"{page_path}: no tour frames measured at {width} px"
+        assert not broken, f"{page_path}: {len(broken)} words broken mid-word at {width} px: {broken[:10]}"
+
+
+@pytest.mark.parametrize("page_path", EXPLORER_PAGES)
+def test_figure_text_is_readable_on_a_phone(
+    page_path: str, page_report: Callable[[str], PageReport]
+) -> None:
+    """Tour and explorer figures at 390 px: their smallest text is at least 10 CSS px."""
+    figures = page_report(page_path).figure_text[NARROW]
+    assert any(f["tour"] for f in figures), f"{page_path}: no tour figure measured"
+    small = [f for f in figures if f["least"] < MIN_FIGURE_TEXT_PX]
+    assert not small, f"{page_path}: figure text below {MIN_FIGURE_TEXT_PX} px at {NARROW} px: {small[:5]}"
+
+
+def test_pages_link_their_icon(built_book: Path) -> None:
+    html = (built_book / BOOK_PAGES[0]).read_text(encoding="utf-8")
+    match = re.search(r'<link rel="icon" href="([^"]+)"', html)
+    assert match, "the root page links no icon (html_favicon)"
+    assert (built_book / posixpath.normpath(posixpath.join(posixpath.dirname(BOOK_PAGES[0]),
+                                                           match.group(1)))).is_file()
+
+
+def test_bibliography_shows_no_tex(built_book: Path) -> None:
+    text = _text((built_book / "book/08-related-work.html").read_text(encoding="utf-8"))
+    assert "typed lambda calculus" in text
+    before = text.rsplit("typed lambda calculus", 1)[0][-40:]  # the entry's title begins there
+    assert "λ" in before and "$" not in before and "\\" not in before, before
+
+
+def test_proof_index_lists_titles_in_the_papers_order(built_book: Path) -> None:
+    html = (built_book / "prf-prf.html").read_text(encoding="utf-8")
+    entries = [_text(e).strip() for e in re.findall(r'<td>\s*<a [^>]*>(.*?)</a>', html, re.DOTALL)]
+    assert "Definition 3.16 (The lineage functor)" in entries, entries[:10]
+    raw = [e for e in entries if re.fullmatch(r"[a-z]+(-[\w]+)+", e)]
+    assert not raw, f"the proof index lists raw labels: {raw[:5]}"
+    numbered = [tuple(map(int, m.groups())) for e in entries
+                if (m := re.match(r"\w+ (\d+)\.(\d+)\b", e))]
+    assert len(numbered) >= 40 and numbered == sorted(numbered), numbered[:20]
+
+
+def _search(book_server: str, browser: Any, query: str) -> list[dict[str, str]]:
+    context = browser.new_context(viewport={"width": WIDE, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(urljoin(book_server, f"search.html?q={query}"), wait_until="load",
+                  timeout=PAGE_TIMEOUT_MS)
+        page.wait_for_function("() => document.querySelectorAll('#search-results li').length > 0"
+                               " && document.querySelectorAll('#search-results li p.context').length > 0",
+                               timeout=PAGE_TIMEOUT_MS)
+        page.wait_for_timeout(1500)  # the snippets are fetched one page at a time
+        return page.evaluate(
+            "() => Array.from(document.querySelectorAll('#search-results li'), li => ({"
+            "href: li.querySelector('a').getAttribute('href'),"
+            "snippet: (li.querySelector('p.context') || {textContent: ''}).textContent}))")
+    finally:
+        context.close()
+
+
+def test_search_ranks_the_section_above_the_api(book_server: str, chromium_browser: Any) -> None:
+    """Searching "L5": the section on L5 (5.6) comes before every entry of the API reference."""
+    hrefs = [r["href"] for r in _search(book_server, chromium_browser, "L5")]
+    section = [k for k, h in enumerate(hrefs) if "05-6-resolution-independence" in h]
+    api = [k for k, h in enumerate(hrefs) if h.startswith("book/api/")]
+    assert section and api, hrefs[:10]
+    assert section[0] < api[0] and section[0] < 3, hrefs[:10]
+
+
+def test_search_snippets_show_no_tex(book_server: str, chromium_browser: Any) -> None:
+    results = _search(book_server, chromium_browser, "bisimulation")
+    snippets = [r["snippet"] for r in results if r["snippet"]]
+    assert len(snippets) >= 5, results[:5]
+    # TeX commands or delimiters (a "$" alone may be code the snippet quotes)
+    tex = [s for s in snippets if re.search(r"\\[A-Za-z]{2,}|\\[(\[]", s)]
+    assert not tex, f"search snippets show raw TeX: {tex[:3]}"

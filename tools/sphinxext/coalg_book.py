@@ -12,9 +12,10 @@ What it does, each for a reason a reader meets:
   lists every definition, law, proposition, theorem … of the book, the paper's items
   sorted by their numbers, then the book's own.  Sphinx-proof's own index sorts by
   label as text (``def-3-10`` before ``def-3-2``).
-* **Every notebook page offers its notebook**: a MyST notebook page
-  (``book/*.md`` with a jupytext header) is converted with jupytext, outputs-free,
-  to ``_sources/<page>.ipynb``, and the page's download menu links it.
+* **Every notebook page offers its notebook**, one a reader can run elsewhere: the
+  chapter with the outputs of this build, its MyST text rendered to plain Markdown and a
+  first cell saying how to get ``coalg`` (``coalg_notebook.py``), written to
+  ``_sources/<page>.ipynb`` and linked from the page's download menu.
 * **No stock console errors**: thebe is off in this book, but sphinx-thebe still
   emits its configuration script twice on every page (``Identifier 'THEBE_JS_URL'
   has already been declared``); its scripts are dropped from every page.
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import json
 import os
 import re
 import shutil
@@ -267,6 +269,50 @@ def _fill_results_index(app: Sphinx, doctree: nodes.document, fromdoc: str) -> N
         placeholder.replace_self(out)
 
 
+# ------------------------------------------------------------------ sphinx-proof's index
+
+_TEX_SYMBOLS = {"approx": "≈", "uplus": "⊎", "to": "→", "oplus": "⊕", "cup": "∪", "cap": "∩",
+                "subseteq": "⊆", "in": "∈", "times": "×", "circ": "∘", "le": "≤", "ge": "≥",
+                "theta": "θ", "beta": "β", "lambda": "λ", "Psi": "Ψ", "tau": "τ", "sim": "∼"}
+
+
+def plain_title(title: str) -> str:
+    r"""A title's ``$…$`` math as plain text (``$\approx$`` → ``≈``), for places MathJax does not reach.
+
+    >>> plain_title(r"3.15 (The type $\mathsf{Mem}$)"), plain_title(r"5.24 (Up to $\approx$)")
+    ('3.15 (The type Mem)', '5.24 (Up to ≈)')
+    """
+    def math(m: re.Match[str]) -> str:
+        tex = re.sub(r"\\(?:math\w+|text\w*|operatorname)\{([^{}]*)\}", r"\1", m[1])
+        tex = re.sub(r"\\([A-Za-z]+)", lambda c: _TEX_SYMBOLS.get(c[1], c[1]), tex)
+        return re.sub(r"[{}]|\\.", "", tex).strip()
+
+    return re.sub(r"\$([^$]+)\$", math, title)
+
+
+def _titled_proof_index(self: Any, docnames: Any = None) -> tuple[list[Any], bool]:
+    """sphinx-proof's index (``prf-prf.html``), by title and in the paper's order, not by label."""
+    env = self.domain.env
+    found = getattr(env, "coalg_results", {})
+    captions = {0: "The paper's numbered items", 1: "The book's own results",
+                2: "Standard definitions recalled"}
+    groups: dict[int, list[tuple[Any, list[Any]]]] = {0: [], 1: [], 2: []}
+    for label, values in getattr(env, "proof_list", {}).items():
+        info = found.get(label)
+        kind = values["realtype"].title()
+        title = plain_title(info["title"]) if info else ""
+        group, order = _sort_key(title) if title else (2, (label,))
+        name = f"{kind} {title}" if title else f"{kind} ({label})"
+        page = env.titles[values["docname"]].astext() if values["docname"] in env.titles else ""
+        groups[group].append((order, [name, 0, values["docname"], label, page, "", ""]))
+    content = []
+    for group in (0, 1, 2):
+        if groups[group]:
+            entries = [e for _, e in sorted(groups[group], key=lambda x: (x[0], x[1][2]))]
+            content.append((captions[group], entries))
+    return content, False
+
+
 # ------------------------------------------------------------------ notebooks to download
 
 
@@ -277,22 +323,152 @@ def _is_myst_notebook(path: Path) -> bool:
     return head.startswith("---\n") and "jupytext:" in head and "kernelspec:" in head
 
 
+INSTALL = ("in a copy of the book's repository, run `make setup` (or `pip install -e \".[book]\"`), "
+           "then open this notebook in JupyterLab (`make lab`).")
+"""How a download says to get ``coalg`` (the repository's own set-up, in one line)."""
+
+
+def _resolver(app: Sphinx, docname: str) -> Any:
+    """A cross-reference's title as the web page shows it, for the download's text."""
+    env = app.env
+
+    def resolve(role: str, target: str) -> str | None:
+        if role == "prf:ref":
+            info = getattr(env, "coalg_results", {}).get(target)
+            return f"{info['realtype'].title()} {info['title']}" if info else None
+        if role == "doc":
+            from sphinx.util import docname_join
+
+            doc = docname_join(docname, target.removesuffix(".md").removesuffix(".ipynb"))
+            title = env.titles.get(doc)
+            return title.astext() if title is not None else None
+        if role.startswith("numref"):
+            std = env.get_domain("std")
+            found = std.labels.get(target.lower()) or std.anonlabels.get(target.lower())
+            if found:
+                for figtype, numbers in env.toc_fignumbers.get(found[0], {}).items():
+                    if found[1] in numbers:
+                        number = ".".join(map(str, numbers[found[1]]))
+                        if role == "numref:number":
+                            return number
+                        fmt = app.config.numfig_format.get(figtype, f"{figtype.title()} %s")
+                        return str(fmt % number)
+        label = env.get_domain("std").labels.get(target.lower())
+        if label and label[2]:
+            return str(label[2])
+        anon = env.get_domain("std").anonlabels.get(target.lower())
+        if anon and anon[0] in env.titles and not anon[1]:
+            return env.titles[anon[0]].astext()
+        return None
+
+    return resolve
+
+
+def _citer(app: Sphinx) -> Any:
+    """``{cite:p}`` as "(Author year)", ``{cite:t}`` as "Author (year)", from the book's .bib files."""
+    cache = getattr(app, "_coalg_bib", None)
+    if cache is None:
+        from pybtex.database import parse_file
+
+        cache = {}
+        for bib in app.config.bibtex_bibfiles:
+            for key, entry in parse_file(Path(app.srcdir, bib)).entries.items():
+                names = [" ".join(p.last_names).replace("{", "").replace("}", "")
+                         for p in entry.persons.get("author", [])]
+                who = (names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2
+                       else f"{names[0]} et al." if names else key)
+                cache[key] = (who, entry.fields.get("year", ""))
+        setattr(app, "_coalg_bib", cache)  # noqa: B010 (Sphinx has no such attribute)
+
+    def cite(role: str, keys: list[str]) -> str:
+        found = [cache.get(k, (k, "")) for k in keys]
+        if role.endswith(":t"):
+            return "; ".join(f"{who} ({year})" for who, year in found)
+        return "(" + "; ".join(f"{who} {year}".strip() for who, year in found) + ")"
+
+    return cite
+
+
+def _exercises(app: Sphinx, docname: str) -> Any:
+    numbers = app.env.toc_fignumbers.get(docname, {}).get("exercise", {})
+
+    def number(label: str) -> str:
+        return ".".join(map(str, numbers[label])) if label in numbers else ""
+
+    return number
+
+
+def _executed(app: Sphinx, source: Path, ran: Path) -> Any:
+    """The page's notebook with the outputs of this build, or None if there are none.
+
+    myst-nb saves the page's notebook in ``jupyter_execute/``, but with ``execute_notebooks:
+    cache`` that copy has no outputs (they are merged into another copy, on the page): they
+    are taken from the execution cache, matched on the code as myst-nb read it.
+    """
+    import nbformat
+
+    executed = nbformat.read(ran, as_version=4) if ran.is_file() else None
+    if executed is not None and any(c.get("outputs") for c in executed.cells):
+        return executed
+    if app.config.nb_execution_mode != "cache" or executed is None:
+        return executed
+    from jupyter_cache import get_cache
+
+    try:
+        return get_cache(app.config.nb_execution_cache_path).merge_match_into_notebook(executed)[1]
+    except KeyError:  # not in the cache: the page was built without running it
+        return executed
+
+
 def _offer_notebook(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
+    """Write the page's download (coalg_notebook.reader_notebook) and link it."""
     if app.builder.format != "html" or doctree is None:
         return
     source = Path(app.env.doc2path(pagename))
-    if not _is_myst_notebook(source):
+    if not (_is_myst_notebook(source) or source.suffix == ".ipynb"):
         return
     import jupytext  # jupyter-book depends on it
+    import nbformat
 
-    nb = jupytext.read(source, fmt="md:myst")
-    nb.metadata.pop("jupytext", None)
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import coalg_notebook
+
+    nb = jupytext.read(source, fmt="md:myst" if source.suffix == ".md" else "ipynb")
+    ran = Path(app.outdir).parent / "jupyter_execute" / (pagename + ".ipynb")
+    executed = _executed(app, source, ran)
+    glue_file = ran.with_name(ran.stem + ".glue.json")
+    glued = ({k: v.get("data", {}) for k, v in json.loads(glue_file.read_text(encoding="utf-8")).items()}
+             if glue_file.is_file() else {})
+    title = app.env.titles[pagename].astext() if pagename in app.env.titles else pagename
+    number = app.env.toc_secnumbers.get(pagename, {}).get("")
+    if number:
+        title = ".".join(map(str, number)) + " " + title
+    macros = (app.config.mathjax3_config or {}).get("tex", {}).get("macros", {})
+    try:
+        out = coalg_notebook.reader_notebook(
+            nb, executed, title=title, install=INSTALL, macros=macros, glued=glued,
+            resolve=_resolver(app, pagename), cite=_citer(app), exercise=_exercises(app, pagename))
+    except ValueError as exc:
+        logger.warning(f"{pagename}: the notebook to download has no outputs: {exc}", location=pagename)
+        out = coalg_notebook.reader_notebook(nb, None, title=title, install=INSTALL, macros=macros)
     target = Path(app.outdir, "_sources", pagename + ".ipynb")
     target.parent.mkdir(parents=True, exist_ok=True)
-    jupytext.write(nb, target, fmt="ipynb")
-    context["ipynb_source"] = pagename + ".ipynb"
+    nbformat.write(out, target)
+    if source.suffix == ".md":
+        context["ipynb_source"] = pagename + ".ipynb"
+    else:  # the page's own source button links this file; Sphinx must not copy the source over it
+        context["coalg_download"] = pagename + ".ipynb"
+
+
+def _keep_the_download(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """A notebook page (``.ipynb``): Sphinx would copy its source over the download; it does not."""
+    if context.get("coalg_download") and context.get("sourcename") == context["coalg_download"]:
+        context["sourcename"] = ""
 
 
 # ------------------------------------------------------------------ scripts we do not want
@@ -430,6 +606,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-merge-info", _merge_results)
     app.connect("doctree-resolved", _fill_results_index)
     app.connect("html-page-context", _offer_notebook)
+    app.connect("html-page-context", _keep_the_download, priority=900)
     app.connect("html-page-context", _drop_thebe)
+    from sphinx_proof.domain import ProofIndex
+
+    ProofIndex.generate = _titled_proof_index  # type: ignore[method-assign]
+    ProofIndex.localname = "Index of definitions and results"
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True,
             "env_version": 1}
