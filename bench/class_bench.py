@@ -10,6 +10,8 @@ the explorer (or the busy page) counts as missing.
     python bench/class_bench.py [--students 30] [--within 60] [--pool 2] [--ready 30]
                                 [--notebook explore-merge.ipynb] [--out bench/results/class.json]
 
+``--out`` keeps one entry per scenario (``ready_30``, ``pool_2``, …) in the file.
+
 ``--ready N`` keeps N kernels ready for the class's explorer (``make explorers`` with
 ``EXPLORERS_READY=merge=N``), as a teacher who knows the class size does; the default
 (``--ready 0``) is the server's default of ``--pool`` kernels per explorer.  The server is given
@@ -28,6 +30,8 @@ import threading
 import time
 from pathlib import Path
 
+import psutil
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools" / "jupyter"))
 
@@ -43,12 +47,13 @@ def arrive(students: int, within: float, pool: int, notebook: str, max_sessions:
     with tempfile.TemporaryDirectory() as tmp, running(
             ROOT / "notebooks", idle=600, log=Path(tmp) / "voila.log", token="class-bench",
             pool=pool, max_sessions=max_sessions, ready={notebook: ready} if ready else None) as server:
+        started = time.monotonic()
         ahead = 5 * pool + (ready or pool)
         deadline = time.monotonic() + 600
         while len(server.kernels()) < ahead and time.monotonic() < deadline:
             time.sleep(1)  # the teacher starts the server before the class
-        while time.monotonic() < deadline:  # … and the kernels have run the notebook: they go quiet
-            procs = server.kernels()
+        while time.monotonic() < deadline:  # … and the kernels have run the notebook: all go quiet
+            procs = [psutil.Process(server.process.pid), *server.kernels()]
             for p in procs:
                 p.cpu_percent(None)
             time.sleep(3)
@@ -69,6 +74,8 @@ def arrive(students: int, within: float, pool: int, notebook: str, max_sessions:
             except Exception as e:  # noqa: BLE001 — a missing page is a result here
                 errors.append(f"{k}: {type(e).__name__}: {str(e)[:120]}")
 
+        warm_up = time.monotonic() - started
+        load_before = os.getloadavg()[0]
         threads = []
         start = time.monotonic()
         for k in range(students):
@@ -94,7 +101,7 @@ def arrive(students: int, within: float, pool: int, notebook: str, max_sessions:
         "memory_mib_at_end": round(memory), "errors": errors[:5],
         "iopub_timeouts_in_log": log.count("Timeout waiting for IOPub output"),
         "tracebacks_in_log": log.count("Traceback"),
-        "cores": os.cpu_count(), "load_before": os.getloadavg()[0],
+        "cores": os.cpu_count(), "load_before": load_before, "warm_up_s": round(warm_up),
     }
 
 
@@ -111,8 +118,11 @@ def main() -> None:
     result = arrive(a.students, a.within, a.pool, a.notebook,
                     default_max_sessions() if a.max < 0 else a.max, ready=a.ready)
     print(json.dumps({k: v for k, v in result.items() if k != "times_s"}, indent=1))
-    if a.out:
-        a.out.write_text(json.dumps(result, indent=1) + "\n")
+    if a.out:  # one entry per scenario: the others already in the file are kept
+        name = f"ready_{a.ready}" if a.ready else f"pool_{a.pool}"
+        old = json.loads(a.out.read_text()) if a.out.exists() else {}
+        result["date"] = time.strftime("%Y-%m-%d")
+        a.out.write_text(json.dumps({**old, name: result}, indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":
