@@ -335,10 +335,11 @@ class DerivationPlayground(Explorer):
                                    field=f"state.word[{k}]")
             steps.append(Step(call, name, theta, out, before, after,
                               check_step(realisation, before, call, out, after, theta=theta)))
-        self.start, self.start_name = start, f.text("start_name", max_len=200)
+        start_name = f.text("start_name", max_len=200)  # every field read before anything changes
+        realisation, theta = get_realisation(f.text("realisation", choices=("contextfs", "repaired"))), f.theta("theta")
+        self.start, self.start_name = start, start_name
         self.steps, self.redo_stack = steps, list(runs[1])
-        self.realisation = get_realisation(f.text("realisation", choices=("contextfs", "repaired")))
-        self.theta = f.theta("theta")
+        self.realisation, self.theta = realisation, theta
         self.selection = selection | {"ids": [i for i in selection["ids"] if i in self.store.records]}
         return f"{self.start_name}, {len(steps)} call(s) on {self.realisation.name}."
 

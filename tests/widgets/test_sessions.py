@@ -300,3 +300,35 @@ def test_the_import_button_takes_a_file_and_is_ready_for_the_next() -> None:
     upload.value = ({"name": "notes.txt", "type": "text/plain", "size": 5, "last_modified": NOW,
                      "content": memoryview(b"hello")},)
     assert "could not import that session: notes.txt: not JSON" in message(ml) and ml.session_json() == text
+
+
+# The field each explorer reads last (or late) in its session, and a value it must refuse: the
+# session is otherwise another valid state, so a half-applied import would show.
+LATE_FIELDS: list[tuple[str, str, Any]] = [
+    ("playground", "theta", {"type_priority": 5}),
+    ("playground", "realisation", "neither"),
+    ("playground", "start_name", 7),
+    ("ancestry", "content", ["not", "text"]),
+    ("ancestry", "start_name", None),
+    ("ancestry", "other", "id9999"),
+    ("merge", "realisation", "neither"),
+    ("merge", "start_name", 3),
+    ("bitemporal", "position", 10**9),
+    ("bitemporal", "tv", "noon"),
+    ("refinement", "round", 10**9),
+    ("refinement", "comparison", "no such pair"),
+    ("tenants", "repaired", "yes"),
+]
+
+
+@pytest.mark.parametrize("kind, field, bad", LATE_FIELDS)
+def test_a_failed_import_leaves_the_explorer_exactly_as_it_was(kind: str, field: str, bad: Any) -> None:
+    other = json.loads(FRESH[kind]().session_json())  # a different, valid state …
+    other["state"][field] = bad  # … with one field a reader must refuse
+    ex = MAKERS[kind]()
+    ex.widget  # noqa: B018 — a drawn explorer, as on the page
+    before, shown = ex.session_json(), _observable(ex)
+    assert ex.import_session(json.dumps(other)) is False
+    assert "could not import that session" in message(ex)
+    assert ex.session_json() == before
+    assert _observable(ex) == shown
