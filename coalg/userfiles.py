@@ -7,7 +7,8 @@
 * :func:`write_atomic` writes to a temporary file in the target's folder and
   renames it over the target only after every byte was written and flushed:
   a failure half-way (a value that cannot be encoded, a full disk) leaves the
-  previous file exactly as it was.
+  previous file exactly as it was.  It is the one writer of every user file
+  (stores, ``.aut`` files, explorer sessions).
 
 Each format passes its own error constructor, so the errors are that
 format's type (they name the file and say what is wrong).
@@ -27,10 +28,12 @@ ValueError: is a directory, not a regular file
 from __future__ import annotations
 
 import os
+import re
 import stat
+import time
 from collections.abc import Callable, Iterable
 
-__all__ = ["Fail", "check_regular", "display_name", "kind_of", "read_head", "read_regular", "write_atomic"]
+__all__ = ["STALE_AFTER", "Fail", "check_regular", "display_name", "kind_of", "read_head", "read_regular", "write_atomic"]
 
 Fail = Callable[[str], Exception]
 """A format's error for a message about the file (the format adds the file's name)."""
@@ -141,11 +144,16 @@ def write_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes], fail: Fa
 
     The bytes go to a new file beside the target (beside the file a symbolic
     link points to, so the link stays a link), which is flushed to disk and
-    renamed over the target only after the last chunk was written.  The
-    target keeps its permission bits; a new file gets the usual ``0o666``
-    less the umask.  A target that exists and is not a regular file is
-    refused.  On any failure the temporary file is removed and the exception
-    (``OSError``, or whatever producing a chunk raised) propagates.
+    renamed over the target only after the last chunk was written; then the
+    folder is flushed too, so that the rename survives a crash.  The target
+    keeps its permission bits; a new file gets the usual ``0o666`` less the
+    umask.  A target that exists and is not a regular file is refused.
+    Temporary files of this writer's naming left beside the target by a write
+    that was killed (older than :data:`STALE_AFTER` seconds, owned by the
+    current user) are removed first.  On any failure the temporary file is
+    removed; a chunk that cannot be encoded (``UnicodeError``, ``ValueError``
+    while producing it) is ``fail``'s error, the format's own; ``OSError``
+    propagates.
     """
     if os.fspath(path) == "":
         raise fail("no file name given (the path is empty)")
@@ -161,11 +169,15 @@ def write_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes], fail: Fa
         if kind is not None:
             raise fail(f"is {kind}, not a regular file: refusing to replace it")
     folder, base = os.path.split(target)
+    _remove_stale(folder, base)
     fd, tmp = _create_beside(folder, base)
     try:
         with os.fdopen(fd, "wb") as f:
-            for chunk in chunks:
-                f.write(chunk)
+            try:
+                for chunk in chunks:
+                    f.write(chunk)
+            except (UnicodeError, ValueError) as e:
+                raise fail(f"cannot be written: {' '.join(str(e).split())[:300]}") from None
             f.flush()
             os.fsync(f.fileno())
         if old is not None:
@@ -177,6 +189,46 @@ def write_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes], fail: Fa
         except OSError:
             pass
         raise
+    _sync_folder(folder)
+
+
+STALE_AFTER = 600.0
+"""Seconds after which a temporary file of :func:`write_atomic`'s naming is a leftover of a killed write."""
+
+
+def _temp_pattern(base: str) -> re.Pattern[str]:
+    return re.compile(re.escape(f".{base[:200]}.") + r"[0-9a-f]{12}\.tmp")
+
+
+def _remove_stale(folder: str, base: str) -> None:
+    """Remove leftovers of killed writes of ``base``: regular files of our naming, ours, not written lately."""
+    pattern, now = _temp_pattern(base), time.time()
+    try:
+        names = [n for n in os.listdir(folder or ".") if pattern.fullmatch(n)]
+    except OSError:
+        return
+    for name in names:
+        p = os.path.join(folder, name)
+        try:
+            st = os.lstat(p)
+            if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and now - st.st_mtime > STALE_AFTER:
+                os.unlink(p)
+        except OSError:
+            continue
+
+
+def _sync_folder(folder: str) -> None:
+    """Flush the folder's entries (the rename) to disk; a folder that cannot be opened so is left as it is."""
+    try:
+        fd = os.open(folder or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _create_beside(folder: str, base: str) -> tuple[int, str]:

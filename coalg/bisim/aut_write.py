@@ -30,20 +30,26 @@ def _quote(name: str) -> str:
 def write_aut(dest: str | os.PathLike[str] | IO[str], aut: AutLTS) -> None:
     """Write ``aut`` in ``.aut`` format (labels always quoted) to a path or text stream.
 
-    A path is written atomically: to a temporary file in the same folder,
-    renamed over ``dest`` only once complete, so a failure (a label with a
-    line break, a full disk) leaves the previous file as it was.
+    A path is written atomically (:func:`coalg.userfiles.write_atomic`): to a
+    temporary file in the same folder, renamed over ``dest`` only once
+    complete, so a failure (a label with a line break, a full disk) leaves
+    the previous file as it was.  A label that cannot be written (a line
+    break, a character UTF-8 cannot encode) is :class:`AutInputError`.
 
     Payload observations read with a ``payload_prefix`` are written back as
     ``<prefix><payload>`` self-loops after the other transitions, so that
     ``read_aut(..., payload_prefix=prefix)`` gives the same :class:`AutLTS`.
     """
-    qnames = [_quote(x) for x in aut.labels]
-    extra: list[str] = []
-    if aut.observations is not None and aut.payloads:
-        prefix = aut.payload_prefix or ""
-        pq = [_quote(prefix + p) for p in aut.payloads]
-        extra = [f"({s},{pq[o - 1]},{s})\n" for s, o in enumerate(aut.observations) if o]
+    source = display_name(dest) if isinstance(dest, (str, os.PathLike)) else "<stream>"
+    try:
+        qnames = [_quote(x) for x in aut.labels]
+        extra: list[str] = []
+        if aut.observations is not None and aut.payloads:
+            prefix = aut.payload_prefix or ""
+            pq = [_quote(prefix + p) for p in aut.payloads]
+            extra = [f"({s},{pq[o - 1]},{s})\n" for s, o in enumerate(aut.observations) if o]
+    except ValueError as e:
+        raise AutInputError(f"cannot be written: {e}", source=source) from None
     m = aut.n_transitions + len(extra)
 
     def chunks() -> Iterator[str]:
@@ -58,8 +64,10 @@ def write_aut(dest: str | os.PathLike[str] | IO[str], aut: AutLTS) -> None:
         yield "".join(extra)
 
     if isinstance(dest, (str, os.PathLike)):
-        name = display_name(dest)
         write_atomic(dest, (c.encode("utf-8") for c in chunks()),
-                     lambda msg: AutInputError(msg, source=name))
+                     lambda msg: AutInputError(msg, source=source))
     else:
-        dest.writelines(chunks())
+        try:
+            dest.writelines(chunks())
+        except UnicodeEncodeError as e:
+            raise AutInputError(f"cannot be written: {e}", source=source) from None

@@ -17,7 +17,7 @@ O(m log n) class, never round-based.
   payload (``evolved_from``, ``merged_from[k]``, ``split_from``) are compared up to
   the same relation B.  We decide it by refinement of an encoding in which each
   identifier-valued payload position becomes a transition; identifiers that
-  neither store mentions are compared by equality (B̂, our tightening of Def. 5.23).
+  neither store mentions are compared by equality (B̂, our choice in Def. 5.23).
 
 Examples
 --------
@@ -385,7 +385,9 @@ def allocation_blind_witness(s: Store, t: Store) -> dict[str, Any] | None:
 
     The reason is a shortest distinguishing witness between the unmatched
     identifier and the candidate on the other side whose blind record is equal
-    (if any), in the encoding where payload identifiers are transitions.
+    (if any), in the encoding where payload identifiers are transitions;
+    ``reached`` names the two identifiers the witness's path leads to, where the
+    difference is immediate (the first one's own record, when the path is empty).
     """
     left, right, enc, part = _unmatched(s, t)
     if not left and not right:
@@ -403,6 +405,8 @@ def allocation_blind_witness(s: Store, t: Store) -> dict[str, Any] | None:
             detail["against"] = enc.states[candidates[0]][1]
             detail["path"] = [enc.label_names[x] for x in w.path]
             detail["reason"] = _translate(w.reason, enc)
+            # where the path ends on each side: the identifiers whose observations (or moves) differ
+            detail["reached"] = [enc.states[w.left][1], None if w.right is None else enc.states[w.right][1]]
     else:
         detail["reason"] = "no identifier on the other side holds an equal record up to allocation"
     return {

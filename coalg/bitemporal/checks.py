@@ -134,7 +134,7 @@ def check_7_1() -> Verdict:
     "3.20", "Histories, recording map, bitemporal observation", kind="property", nature="definition"
 )
 def check_3_20() -> Verdict:
-    """Definition 3.20 with our three tightenings (Appendix D), each amendment checked on its witness.
+    """Definition 3.20, each of its three choices (Appendix D) checked on its witness.
 
     * Ψ is a function: recording a history twice gives equal stores;
     * (a) over all of Hist no realisation separates valid time — a recall pair
@@ -188,7 +188,7 @@ def check_3_20() -> Verdict:
             },
             "non_degeneracy_on_repaired": c_rep,
         },
-        "Definition 3.20 as amended: Ψ is a function; separation must be restricted to Hist_rec (a recall pair "
+        "Definition 3.20: Ψ is a function; separation must be restricted to Hist_rec (a recall pair "
         "records equal stores everywhere); κ is the identity on ContextFS; Obs = τv is non-constant yet "
         "degenerate; believed is degenerate on ContextFS and non-degenerate on the repaired realisation.",
     )

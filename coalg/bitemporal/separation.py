@@ -28,7 +28,7 @@ __all__ = ["recover_valid_times", "separates_on", "non_degeneracy_witness"]
 
 
 def recover_valid_times(s: Store) -> tuple[Time | None, ...]:
-    """V: S → T*, the recovery map of Proposition 7.1 (§7.1, as tightened in our reconstruction).
+    """V: S → T*, the recovery map of Proposition 7.1 (§7.1, in the form this book states).
 
     Group the records by ``created_at`` (one group per call: the clock is strictly
     increasing and every record a call creates carries it), order the groups, and

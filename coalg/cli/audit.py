@@ -13,6 +13,9 @@ from .common import UsageError, count, emit, subcommand
 
 __all__ = ["register"]
 
+_SHOWN = 50
+"""Findings the human report lists by default."""
+
 _AUDIT_DESCRIPTION = """\
 Audit a ContextFS SQLite database (tables memories and memory_edges, as
 contextfs 0.2.35 writes them) against the paper's laws, READ-ONLY: the file
@@ -46,6 +49,10 @@ findings (each names the records involved):
   6.3   prefix ambiguity: records sharing the 8-character handle the
         ContextFS CLI and MCP server print; recall(handle) returns whichever
         row comes first, in any namespace
+  rows  rows the laws cannot be read on as stored: an id held by two or
+        more rows of a memories table without a primary key (the first row
+        is read, the others are reported, never merged), a tags or metadata
+        cell stored as a BLOB whose bytes are not UTF-8 (read as empty)
 
 With no PATH, the bundled sample database data/sample-contextfs.db (made with
 the real package by tools/make_sample_db.py) is audited.
@@ -59,7 +66,8 @@ limits (beyond them the file is not audited):
   - a non-empty -wal (WAL mode) or a -journal (a hot journal) beside the
     resolved file is refused: a read-only reader could not see what it holds;
   - the tags and metadata cells nest at most 100 levels of JSON (a cell that
-    is not JSON reads as empty, as in ContextFS).
+    is not JSON reads as empty, as in ContextFS; a BLOB cell is read as its
+    UTF-8 text); a WITHOUT ROWID table is read in its primary key's order.
 
 examples:
   coalg audit ~/.contextfs/context.db
@@ -84,8 +92,10 @@ def register(sub: Any) -> None:
     p.add_argument("--view", choices=("contextfs", "model"), default="contextfs",
                    help="which rows count as present (default: contextfs)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr even when it is not a terminal")
-    p.add_argument("--limit", type=count, default=50, metavar="N",
-                   help="findings listed in the human report (default 50; --json lists all)")
+    p.add_argument("--limit", type=count, default=None, metavar="N",
+                   help="list at most N findings, the first in the report's order, and say how many were "
+                        "left out; 0 lists all (default 50, or all with --json); only the listed findings are "
+                        "kept in memory")
     p.set_defaults(func=_run)
 
 
@@ -98,9 +108,10 @@ def _run(args: argparse.Namespace) -> int:
         path = str(sample)
         sys.stderr.write(f"coalg audit: no PATH given; auditing the sample database {path}\n")
     show = args.progress or sys.stderr.isatty()
-    report = contextfs.audit(path, args.view, progress=sys.stderr if show else None)
+    limit = args.limit if args.limit is not None else (0 if args.json else _SHOWN)
+    report = contextfs.audit(path, args.view, progress=sys.stderr if show else None, limit=limit or None)
     if args.json:
         sys.stdout.write(json.dumps(report) + "\n")  # ASCII: safe on any terminal
     else:
-        emit(args, report, contextfs.format_report(report, limit=args.limit).rstrip("\n"))
-    return 1 if report["findings"] else 0
+        emit(args, report, contextfs.format_report(report, limit=None).rstrip("\n"))
+    return 1 if report["findings"] or report["left_out"] else 0

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 from typing import Any
 
 from .. import conformance
+from ..conformance.isolation import CALL_TIMEOUT, TIMEOUT, run_isolated
 from .common import Formatter, UsageError
 
 __all__ = ["register"]
@@ -37,8 +36,9 @@ and with independent saves reordered, and, with a prefix capability, asks
 that an ambiguous prefix be refused or resolved by a declared prefix_rule.
 L6 holds only with the valid_time capability (otherwise it fails with the
 witness of Theorem 5.27). Every failure comes with a minimal word and a few
-lines of Python that replay it. The run itself happens in an interpreter with
-PYTHONHASHSEED=0, so the output is the same every time.
+lines of Python that replay it. The run itself happens in a child process
+with PYTHONHASHSEED=0, so the output is the same every time; what the layer
+prints goes to stderr.
 
 A bounded exploration can refute a law, never prove it: a clause that holds
 held on every word tried.
@@ -52,7 +52,10 @@ examples:
 
 exit status: 0 every applicable clause holds, 1 a clause fails (the witnesses
 are printed), 2 bad use: the module does not import, ATTR is not a factory,
-or the layer misuses the protocol (one line on stderr, never a traceback).
+the layer misuses the protocol, or the run did not end with a complete
+report -- a layer call raised SystemExit or another BaseException, ran longer
+than --call-timeout, the run took longer than --timeout, or the process
+exited or was killed (one line on stderr, never a traceback).
 """
 
 
@@ -64,13 +67,22 @@ def register(sub: Any) -> None:
     p.add_argument("--walks", type=int, default=200, metavar="N", help="then N seeded random walks (200)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the walks' seed (0)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--call-timeout", type=_seconds, default=CALL_TIMEOUT, metavar="T",
+                   help=f"stop the run when one call of the layer takes more than T seconds ({CALL_TIMEOUT:g})")
+    p.add_argument("--timeout", type=_seconds, default=TIMEOUT, metavar="T",
+                   help=f"stop the run when it takes more than T seconds in all ({TIMEOUT:g})")
     p.set_defaults(func=_run)
 
 
-def _argv(args: argparse.Namespace) -> list[str]:
-    out = ["conform", args.factory, "--length", str(args.length), "--walks", str(args.walks),
-           "--seed", str(args.seed)]
-    return out + (["--json"] if args.json else [])
+def _seconds(text: str) -> float:
+    """An ``argparse`` type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text[:40]!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text[:40]!r}")
+    return value
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -78,12 +90,8 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"--length must be at least 1, got {args.length}")
     if args.walks < 0:
         raise UsageError(f"--walks must be 0 or more, got {args.walks}")
-    if os.environ.get("PYTHONHASHSEED") != "0":  # the layer may hash strings: observe with a fixed seed
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        return subprocess.run([sys.executable, "-m", "coalg", *_argv(args)], env=env, check=False).returncode
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # the factory is imported from the current directory, then PYTHONPATH
-    report = conformance.conform(args.factory, length=args.length, walks=args.walks, seed=args.seed)
+    report = run_isolated(args.factory, length=args.length, walks=args.walks, seed=args.seed,
+                          call_timeout=args.call_timeout, timeout=args.timeout)
     if args.json:
         sys.stdout.write(json.dumps(report, sort_keys=True, ensure_ascii=False, indent=2) + "\n")
     else:

@@ -113,7 +113,7 @@ def check_6_3() -> Verdict:
     "6.4", "Lineage observation does not compose under ⊎", kind="counterexample", nature="theorem"
 )
 def check_6_4() -> Verdict:
-    """Proposition 6.4 (tightened form): the inclusion of (ids(s), β_s) into (Id, β_{s⊎t}) is not a homomorphism."""
+    """Proposition 6.4: the inclusion of (ids(s), β_s) into (Id, β_{s⊎t}) is not a homomorphism."""
     w = dangling_edge_witness()
     holds = (
         w["inclusion_failures"] == ["j"]

@@ -4,7 +4,7 @@
 observations asks that its inclusion into ``(Id, β_{s⋆t})`` be a homomorphism
 (:func:`inclusion_failures` lists where it is not).  Under ``⊎`` it need not
 be: a dangling edge of one tenant acquires a target from the other — a
-*counterexample* about the model (our tightened form of Proposition 6.4,
+*counterexample* about the model (Proposition 6.4 as this book states it,
 :func:`dangling_edge_witness`).  Under the mention-disjoint ``⊕`` it always is
 (Proposition 6.6 (b), a *theorem*, property-tested).
 
@@ -51,7 +51,7 @@ def inclusion_failures(s: Store, u: Store) -> list[Id]:
 
 
 def dangling_edge_witness() -> dict[str, Any]:
-    """Proposition 6.4 (tightened form): under ``⊎`` a dangling edge of ``s`` acquires a target from ``t``.
+    """Proposition 6.4: under ``⊎`` a dangling edge of ``s`` acquires a target from ``t``.
 
     ``s = ({i ↦ r}, {(i, EVOLVED_FROM, j)})`` with ``j`` dangling (reachable by
     evolve by prefix, Prop. 5.30), ``t = ({j ↦ r′}, ∅)``.  ``s ⊎ t`` is defined, ``s ⊕ t`` is not;

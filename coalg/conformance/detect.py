@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .guard import describe, layer_call
 from .protocol import (
     Capabilities,
     ProtocolMisuse,
@@ -36,12 +37,25 @@ def inspect_layer(factory: Callable[[], Any]) -> Capabilities:
     missing, has the wrong signature, or ``records()``/``edges()`` of the fresh
     layer have the wrong shape -- or it already holds records.
     """
-    layer = make_layer(factory)
-    check_methods(layer)
-    caps = capabilities_of(layer)
+    with layer_call("factory"):
+        layer = make_layer(factory)
+    try:
+        with layer_call("attributes"):
+            check_methods(layer)
+            caps = capabilities_of(layer)
+    except ProtocolMisuse:
+        raise
+    except Exception as e:  # noqa: BLE001 - a property of the layer raised
+        raise ProtocolMisuse(f"reading the layer's methods and attributes raised {describe(e)}") from None
     records = read_records(layer)
     read_edges(layer)
     if records:
         raise ProtocolMisuse(f"records: a fresh layer must hold no record; this one holds {len(records)}")
-    close_layer(layer, caps)
+    try:
+        with layer_call("close"):
+            close_layer(layer, caps)
+    except ProtocolMisuse:
+        raise
+    except Exception as e:  # noqa: BLE001 - closing must not fail
+        raise ProtocolMisuse(f"close: raised {describe(e)}") from None
     return caps

@@ -214,7 +214,8 @@ def child(request: str, answer: str) -> None:
 
 def _run_children(request: dict[str, Any]) -> list[Any]:
     path = os.pathsep.join([os.getcwd(), *(p for p in sys.path if p)])
-    code = "import sys; from coalg.conformance.order import child; child(sys.argv[1], sys.argv[2])"
+    code = ("import os, sys; from coalg.conformance.order import child; child(sys.argv[1], sys.argv[2]); "
+            "sys.stdout.flush(); sys.stderr.flush(); os._exit(0)")  # a thread the layer left must not hold it
     with tempfile.TemporaryDirectory(prefix="coalg-conform-") as tmp:
         req = FilePath(tmp) / "request.json"
         req.write_text(json.dumps(request), encoding="utf-8")

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CoalgError
+from .quoting import describe, quote
 
 __all__ = [
     "CAPABILITIES",
@@ -151,7 +152,7 @@ def load_factory(spec: str) -> Callable[[], Any]:
     except ImportError as e:
         raise BadLayer(f"cannot import module {module!r}: {e}") from None
     except Exception as e:  # noqa: BLE001 - the user's module raised while importing
-        raise BadLayer(f"importing module {module!r} raised {type(e).__name__}: {e}") from None
+        raise BadLayer(f"importing module {module!r} raised {describe(e)}") from None
     for part in attr.split("."):
         if not hasattr(found, part):
             raise BadLayer(f"module {module!r} has no attribute {attr!r}")
@@ -189,10 +190,10 @@ def make_layer(factory: Callable[[], Any]) -> Any:
     try:
         return factory()
     except TypeError as e:
-        raise BadLayer(f"{_name(factory)} is not a factory: calling it with no arguments raised TypeError: {e}") \
+        raise BadLayer(f"{_name(factory)} is not a factory: calling it with no arguments raised {describe(e)}") \
             from None
     except Exception as e:  # noqa: BLE001 - the user's constructor raised
-        raise BadLayer(f"calling the factory {_name(factory)}() raised {type(e).__name__}: {e}") from None
+        raise BadLayer(f"calling the factory {_name(factory)}() raised {describe(e)}") from None
 
 
 def _name(factory: Any) -> str:
@@ -221,7 +222,7 @@ def capabilities_of(layer: Any) -> Capabilities:
         names.append("close")
     rule = getattr(layer, "prefix_rule", None)
     if rule is not None and rule not in PREFIX_RULES:
-        raise ProtocolMisuse(f"prefix_rule: expected one of {', '.join(sorted(PREFIX_RULES))}, got {rule!r}")
+        raise ProtocolMisuse(f"prefix_rule: expected one of {', '.join(sorted(PREFIX_RULES))}, got {quote(rule, 60)}")
     return Capabilities(tuple(names), rule)
 
 
@@ -241,7 +242,7 @@ def check_methods(layer: Any) -> None:
 def check_shape(value: Any, expected: type | tuple[type, ...], what: str) -> Any:
     """``value`` if it is an instance of ``expected``; :class:`ProtocolMisuse` naming ``what`` otherwise."""
     if not isinstance(value, expected):
-        raise ProtocolMisuse(f"{what}, got {type(value).__name__} {value!r:.60}")
+        raise ProtocolMisuse(f"{what}, got {type(value).__name__} {quote(value, 60)}")
     return value
 
 

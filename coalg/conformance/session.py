@@ -52,6 +52,7 @@ from ..model import (
     thaw,
 )
 from ..model import alphabet as A
+from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
 from .snapshot import Naming, read_edges, read_records, to_store
 
@@ -101,7 +102,8 @@ class Session:
 
     def __init__(self, factory: Callable[[], Any], caps: Capabilities) -> None:
         self.caps = caps
-        self.layer = make_layer(factory)
+        with layer_call("factory"):
+            self.layer = make_layer(factory)
         self.names = Naming()
         self.calls: list[Call] = []
         self.created: list[tuple[Id, ...]] = []
@@ -120,8 +122,14 @@ class Session:
         return to_store(self._raw, read_edges(self.layer), self.names, valid_time=self.caps.has("valid_time"))
 
     def close(self) -> None:
-        """Close the layer (its ``close()``, when it has one)."""
-        close_layer(self.layer, self.caps)
+        """Close the layer (its ``close()``, when it has one); anything it raises is ProtocolMisuse."""
+        try:
+            with layer_call("close"):
+                close_layer(self.layer, self.caps)
+        except ProtocolMisuse:
+            raise
+        except Exception as e:  # noqa: BLE001 - closing must not fail
+            raise ProtocolMisuse(f"close: raised {describe(e)}") from None
 
     # -- references -------------------------------------------------------------------
     def _live_real(self) -> list[str]:
@@ -201,16 +209,24 @@ class Session:
 
     def _returned_ids(self, a: Letter, got: Any) -> list[str]:
         if isinstance(a, A.Split):
-            if isinstance(got, (str, bytes)) or not isinstance(got, Sequence) \
-                    or not all(isinstance(x, str) for x in got):
-                raise ProtocolMisuse(f"split: expected a sequence of identifiers (strings), got {got!r:.60}")
-            if len(got) != len(a.contents) or len(set(got)) != len(got):
+            if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
+                raise ProtocolMisuse(f"split: expected a sequence of identifiers (strings), got {quote(got, 60)}")
+            try:
+                with layer_call("split"):
+                    items = list(got)
+            except Exception as e:  # noqa: BLE001 - the layer's sequence raised while read
+                raise ProtocolMisuse(f"split: reading the returned sequence raised {describe(e)}") from None
+            if not all(type(x) is str for x in items):
+                raise ProtocolMisuse(f"split: expected a sequence of identifiers (plain strings), got "
+                                     f"{quote(items, 60)}")
+            if len(items) != len(a.contents) or len(set(items)) != len(items):
                 raise ProtocolMisuse(f"split: expected {len(a.contents)} distinct identifiers, one per part, "
-                                     f"got {list(got)!r:.80}")
-            return list(got)
-        if not isinstance(got, str):
+                                     f"got {quote(items, 80)}")
+            return items
+        if type(got) is not str:
+            kind = "a str subclass" if isinstance(got, str) else type(got).__name__
             raise ProtocolMisuse(f"{a.kind.replace('_at', '')}: expected the new record's identifier (a string), "
-                                 f"got {type(got).__name__} {got!r:.60}")
+                                 f"got {kind} {quote(got, 60)}")
         return [got]
 
     def apply(self, call: Call) -> Output:
@@ -235,14 +251,18 @@ class Session:
             return Err(why), (), None
         live_before = {self.names.canonical.get(r) for r in self._raw}
         try:
-            got = self._invoke(a, note)
+            with layer_call(a.kind):
+                got = self._invoke(a, note)
         except ProtocolMisuse:
             raise
         except _NotExpressible as e:
             return Err(str(e)), (), None
         except Exception as e:  # noqa: BLE001 - an exception from a well-formed call is a refusal
+            said = describe(e)
+            if "(its message cannot be read" in said:
+                raise ProtocolMisuse(f"{a.kind.replace('_at', '')}: the layer raised {said}") from None
             self.store = self._look(call.allocation.ids)
-            return Err(f"refused ({type(e).__name__})"), (), f"{type(e).__name__}: {e}"
+            return Err(f"refused ({type(e).__name__})"), (), said
         if isinstance(a, (A.Save, A.SaveAt, A.Evolve, A.Merge, A.Split)):
             reals = self._returned_ids(a, got)
             made = []
@@ -258,15 +278,16 @@ class Session:
             self.store = self._look(call.allocation.ids)
             missing = [real for real, c in zip(reals, made) if c not in self.store.records]
             if missing:
-                raise ProtocolMisuse(f"{a.kind.replace('_at', '')}: returned {missing[0]!r}, which records() "
-                                     "does not list")
+                raise ProtocolMisuse(f"{a.kind.replace('_at', '')}: returned {quote(missing[0], 60)}, which "
+                                     "records() does not list")
             return Created(tuple((c, self.store.records[c]) for c in made)), tuple(made), None
         self.store = self._look(call.allocation.ids)
         if isinstance(a, A.RecallPrefix):
             if got is None:
                 return Nothing(), (), None
-            if not isinstance(got, str) or self.names.name(got) not in self.store.records:
-                raise ProtocolMisuse(f"recall: expected an identifier records() lists, or None, got {got!r:.60}")
+            if type(got) is not str or self.names.name(got) not in self.store.records:
+                raise ProtocolMisuse(f"recall: expected an identifier records() lists, or None, got "
+                                     f"{quote(got, 60)}")
             c = self.names.name(got)
             return Found(c, self.store.records[c]), (), None
         return Flag(True), (), None  # supersede and delete return nothing: the call was accepted

@@ -42,6 +42,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..model import META_KEYS, FrozenMap, Id, Record, Relation, Store, freeze
+from .guard import describe, layer_call, plain, plain_str, quote
 from .protocol import ProtocolMisuse, as_mapping
 
 __all__ = ["Naming", "RawRecord", "read_edges", "read_records", "snapshot"]
@@ -91,13 +92,21 @@ class Naming:
 
 
 def _string(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise ProtocolMisuse(f"{what} must be a string, got {type(value).__name__} {value!r:.60}")
+    return plain_str(value, what)
+
+
+def _ident(value: Any, what: str) -> str:
+    """An identifier: a built-in ``str`` (a subclass may hash and compare otherwise than its text)."""
+    if type(value) is not str:
+        if isinstance(value, str):
+            raise ProtocolMisuse(f"{what} must be a plain str, got an instance of {type(value).__name__} (a str "
+                                 "subclass, whose hash and equality may differ from its text's)")
+        raise ProtocolMisuse(f"{what} must be a string, got {type(value).__name__} {quote(value, 60)}")
     return value
 
 
 def _read_record(i: str, fields: Any) -> RawRecord:
-    where = f"records: record {i!r}"
+    where = f"records: record {quote(i, 60)}"
     r = as_mapping(fields, f"{where}: expected a mapping of fields")
     for key in ("content", "type", "namespace"):
         if key not in r:
@@ -105,44 +114,62 @@ def _read_record(i: str, fields: Any) -> RawRecord:
     tags = r.get("tags") or ()
     if isinstance(tags, str) or not isinstance(tags, Iterable):
         raise ProtocolMisuse(f"{where}: tags must be a collection of strings, got {type(tags).__name__}")
-    metadata = as_mapping(r.get("metadata") or {}, f"{where}: metadata must be a mapping")
+    metadata = plain(as_mapping(r.get("metadata") or {}, f"{where}: metadata must be a mapping"),
+                     f"{where}: metadata")
     vt = r.get("valid_time")
     if vt is not None and (isinstance(vt, bool) or not isinstance(vt, (int, float, str))):
         raise ProtocolMisuse(f"{where}: valid_time must be a number, a string or None, got {type(vt).__name__}")
     return (_string(r["content"], f"{where}: content"), _string(r["type"], f"{where}: type"),
             _string(r["namespace"], f"{where}: namespace"),
-            frozenset(_string(t, f"{where}: a tag") for t in tags), metadata, vt)
+            frozenset(_string(t, f"{where}: a tag") for t in list(tags)), metadata,
+            None if vt is None else plain(vt, f"{where}: valid_time"))
 
 
 def read_records(layer: Any) -> dict[str, RawRecord]:
-    """``layer.records()``, its shape checked (:class:`ProtocolMisuse` naming what is wrong)."""
+    """``layer.records()``, its shape checked (:class:`ProtocolMisuse` naming what is wrong).
+
+    Everything the layer's objects do while they are read (iteration, lookups,
+    properties) is part of the guarded call: anything they raise is
+    :class:`ProtocolMisuse`.
+    """
     try:
-        got = layer.records()
+        with layer_call("records"):
+            got = layer.records()
+            rs = as_mapping(got, "records: expected a mapping from identifiers to records")
+            out = {}
+            for i, fields in list(rs.items()):
+                j = _ident(i, "records: an identifier")
+                out[j] = _read_record(j, fields)
+            return out
+    except ProtocolMisuse:
+        raise
     except Exception as e:  # noqa: BLE001 - an observation must not fail
-        raise ProtocolMisuse(f"records: raised {type(e).__name__}: {e}") from None
-    rs = as_mapping(got, "records: expected a mapping from identifiers to records")
-    out = {}
-    for i, fields in rs.items():
-        out[_string(i, "records: an identifier")] = _read_record(i, fields)
-    return out
+        raise ProtocolMisuse(f"records: raised {describe(e)}") from None
 
 
 def read_edges(layer: Any) -> list[tuple[str, Relation, str]]:
     """``layer.edges()``, its shape checked: triples of strings with a relation name in any case."""
     try:
-        got = layer.edges()
-        items = list(got)
+        with layer_call("edges"):
+            return _edges(list(layer.edges()))
+    except ProtocolMisuse:
+        raise
     except Exception as e:  # noqa: BLE001 - an observation must not fail
-        raise ProtocolMisuse(f"edges: raised {type(e).__name__}: {e}") from None
+        raise ProtocolMisuse(f"edges: raised {describe(e)}") from None
+
+
+def _edges(items: list[Any]) -> list[tuple[str, Relation, str]]:
     out = []
     for item in items:
         triple = tuple(item) if isinstance(item, Iterable) and not isinstance(item, (str, bytes)) else ()
         if len(triple) != 3:
-            raise ProtocolMisuse(f"edges: expected (source, relation, target) triples, got {item!r:.60}")
-        src, rel, dst = (_string(x, "edges: an edge's source, relation and target") for x in triple)
+            raise ProtocolMisuse(f"edges: expected (source, relation, target) triples, got {quote(item, 60)}")
+        what = "edges: an edge's source, relation and target"
+        src, dst = _ident(triple[0], what), _ident(triple[2], what)
+        rel = _string(triple[1], what)
         r = _RELATIONS.get(rel.lower())
         if r is None:
-            raise ProtocolMisuse(f"edges: {rel!r} is not one of the 22 relation names (evolved_from, "
+            raise ProtocolMisuse(f"edges: {quote(rel, 60)} is not one of the 22 relation names (evolved_from, "
                                  "EVOLVED_INTO, merged_from, …)")
         out.append((src, r, dst))
     return out
@@ -158,9 +185,9 @@ def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str) -> Froz
             data[key] = sorted(names.name(x) for x in v)  # a set of parents: its order is the layer's ids
     try:
         return FrozenMap({str(k): freeze(x) for k, x in data.items()})
-    except TypeError as e:
+    except (TypeError, ValueError, RecursionError) as e:
         raise ProtocolMisuse(f"{where}: metadata must hold JSON-like values (strings, numbers, booleans, "
-                             f"None, lists, mappings): {e}") from None
+                             f"None, lists, mappings): {describe(e)}") from None
 
 
 def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relation, str]], names: Naming,
@@ -171,7 +198,7 @@ def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relati
     out = {}
     for i, (content, ty, ns, tags, meta, vt) in records.items():
         rec = Record(content, type=ty, namespace=ns, tags=tags,
-                     metadata=_rename_meta(meta, names, f"records: record {i!r}"),
+                     metadata=_rename_meta(meta, names, f"records: record {quote(i, 60)}"),
                      valid_time=vt if valid_time else None)
         out[names.name(i)] = rec
     es = list(edges)

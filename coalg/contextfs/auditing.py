@@ -16,6 +16,9 @@ and lists findings, each naming the records involved:
 ``6.3``   identifiers ambiguous at the 8-character handle the ContextFS CLI
           and MCP server print (``m.id[:8]``): ``recall`` of that handle returns
           one of them, chosen by row order
+``rows``  rows the laws cannot be read on as stored: an id held by two rows
+          of a table without a primary key (never merged), a ``tags`` or
+          ``metadata`` BLOB that is not UTF-8 JSON
 ========  ===================================================================
 
 These are the laws of Def. 3.21 (L2, L3, L4(ii), L7) and Propositions 5.2 and
@@ -38,9 +41,10 @@ Examples
 from __future__ import annotations
 
 import bisect
+import heapq
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, TextIO
 
 from ..model import ANCESTRY, LINEAGE, META_KEYS, Edge, Record, Relation, inverse
@@ -53,11 +57,12 @@ __all__ = [
     "audit",
     "audit_database",
     "format_report",
+    "iter_findings",
 ]
 
 HANDLE = 8
 """The identifier prefix the ContextFS CLI and MCP server print (``m.id[:8]``)."""
-LAW_ORDER = ("L2", "L3", "L4ii", "L7", "5.2", "6.3")
+LAW_ORDER = ("L2", "L3", "L4ii", "L7", "5.2", "6.3", "rows")
 
 FINDING_HELP: dict[str, str] = {
     "L2": "edge-record agreement: the record's ancestry metadata (evolved_from / merged_from / split_from) names "
@@ -79,6 +84,10 @@ FINDING_HELP: dict[str, str] = {
     "6.3": "prefix ambiguity: two or more records share the 8-character handle the ContextFS CLI and MCP "
            "server print. recall(handle) returns whichever row SQLite meets first (no namespace filter), and "
            "delete(handle) may pick another one.",
+    "rows": "rows the laws cannot be read on as stored: an id held by two or more rows of a memories table "
+            "without a primary key (the first row is read, as recall's scan meets it first; the others are "
+            "never merged into it), or a tags or metadata cell stored as a BLOB whose bytes are not UTF-8 "
+            "JSON (read as empty).",
 }
 """What each finding means and how it arises (shown by ``coalg audit --help``)."""
 
@@ -107,11 +116,40 @@ def _why_missing(db: Database, x: str, prefix_of: Mapping[str, str]) -> str:
     return "no such record (hard-deleted, or never existed)"
 
 
-def audit_database(db: Database, *, progress: TextIO | None = None) -> list[dict[str, Any]]:
-    """The findings on a database already read (deterministic order: by law, then records)."""
+def _key(f: dict[str, Any]) -> tuple[int, list[str], str]:
+    return (LAW_ORDER.index(f["law"]), f["records"], f["detail"])
+
+
+def audit_database(db: Database, *, progress: TextIO | None = None, limit: int | None = None,
+                   counts: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """The findings on a database already read (deterministic order: by law, then records).
+
+    With ``limit``, only the first ``limit`` findings in that order are kept
+    while they are found (memory does not grow with their number); ``counts``,
+    when given, is filled with the number of findings of each law, all of them.
+    """
+    found = iter_findings(db, progress=progress)
+    if counts is not None:
+        found = _counted(found, counts)
+    if limit is None:
+        return sorted(found, key=_key)
+    if limit <= 0:
+        for _ in found:  # counted, none kept
+            pass
+        return []
+    return heapq.nsmallest(limit, found, key=_key)
+
+
+def _counted(found: Iterator[dict[str, Any]], counts: dict[str, int]) -> Iterator[dict[str, Any]]:
+    for f in found:
+        counts[f["law"]] = counts.get(f["law"], 0) + 1
+        yield f
+
+
+def iter_findings(db: Database, *, progress: TextIO | None = None) -> Iterator[dict[str, Any]]:
+    """The findings on a database already read, one at a time, in no particular order."""
     s = db.store
     recs = s.records
-    out: list[dict[str, Any]] = []
     tick = Progress(progress).phase("checking", len(recs) + len(s.edges))
     n = 0
     by_source: dict[str, dict[Relation, set[str]]] = defaultdict(lambda: defaultdict(set))
@@ -134,23 +172,23 @@ def audit_database(db: Database, *, progress: TextIO | None = None) -> list[dict
                 key = META_KEYS[rel]
                 said = f"metadata {key} = [{', '.join(meta)}]" if meta else f"no {key} metadata"
                 edges_ = f"its {key} edges go to [{', '.join(sorted(got))}]" if got else f"it has no {key} edge"
-                out.append(_finding("L2", [i, *sorted(set(meta) | got)], f"{i}: {said}, but {edges_}"))
+                yield _finding("L2", [i, *sorted(set(meta) | got)], f"{i}: {said}, but {edges_}")
         # a merge result: merged_from edges, or merged_from metadata and no ancestry edge at all (its edge
         # writes failed); a record that merely inherited merged_from from a merged parent is not one
         own = by_source.get(i, {})
         sources = _meta_parents(r, Relation.MERGED_FROM) if (own.get(Relation.MERGED_FROM) or not own) else []
         foreign = [(j, db.all_rows[j][0]) for j in sources if j in db.all_rows and db.all_rows[j][0] != r.namespace]
         if foreign:
-            out.append(_finding("L4ii", [i, *[j for j, _ in foreign]],
+            yield _finding("L4ii", [i, *[j for j, _ in foreign]],
                                 f"merged record {i} is filed in namespace {r.namespace!r} but merged from "
-                                + ", ".join(f"{j} (namespace {ns!r})" for j, ns in foreign)))
+                                + ", ".join(f"{j} (namespace {ns!r})" for j, ns in foreign))
         for rel in sorted(ANCESTRY, key=lambda x: x.value):
             for j in _meta_parents(r, rel):
                 if j in recs or (j not in db.all_rows and j in prefix_of):
                     continue
-                out.append(_finding("5.2", [i, j],
+                yield _finding("5.2", [i, j],
                                     f"survivor {i}: its metadata {META_KEYS[rel]} names {j}, which is "
-                                    f"{_why_missing(db, j, prefix_of)}; its ancestry was cut by a delete"))
+                                    f"{_why_missing(db, j, prefix_of)}; its ancestry was cut by a delete")
 
     # L3 and L7 — per edge
     for e in sorted(s.edges):
@@ -158,17 +196,17 @@ def audit_database(db: Database, *, progress: TextIO | None = None) -> list[dict
         tick(n)
         soft = " (the edge itself is soft-deleted)" if e in db.edge_deleted else ""
         if Edge(e.target, inverse(e.relation), e.source) not in s.edges:
-            out.append(_finding("L3", [e.source, e.target],
+            yield _finding("L3", [e.source, e.target],
                                 f"one-way edge ({e.source}, {e.relation.value}, {e.target}): no "
                                 f"({e.target}, {inverse(e.relation).value}, {e.source}){soft}",
-                                edge=[e.source, e.relation.value, e.target]))
+                                edge=[e.source, e.relation.value, e.target])
         gone = [x for x in (e.source, e.target) if x not in recs]
         if gone:
             form = "lineage" if e.relation in LINEAGE else "strong"
             why = "; ".join(f"{x} is {_why_missing(db, x, prefix_of)}" for x in gone)
-            out.append(_finding("L7", [e.source, e.target],
+            yield _finding("L7", [e.source, e.target],
                                 f"dangling {e.relation.value} edge ({e.source} -> {e.target}): {why}{soft}",
-                                edge=[e.source, e.relation.value, e.target], form=form))
+                                edge=[e.source, e.relation.value, e.target], form=form)
 
     # 6.3 — identifiers sharing the 8-character handle (LIKE is case-insensitive)
     groups: dict[str, list[str]] = defaultdict(list)
@@ -181,12 +219,13 @@ def audit_database(db: Database, *, progress: TextIO | None = None) -> list[dict
         ids = sorted(ids)
         spaces = sorted({recs[i].namespace for i in ids})
         first = min(ids, key=lambda i: rank.get(i, len(rank)))
-        out.append(_finding("6.3", ids,
+        yield _finding("6.3", ids,
                             f"handle {handle!r} names {len(ids)} records in namespace(s) {', '.join(spaces)}; "
                             f"recall({handle!r}) returns {first} (first in row order), delete({handle!r}) "
                             f"removes {ids[0]} (first by id)",
-                            handle=handle))
-    return sorted(out, key=lambda f: (LAW_ORDER.index(f["law"]), f["records"], f["detail"]))
+                            handle=handle)
+    for i, what in db.problems:
+        yield _finding("rows", [i], f"{i}: {what}")
 
 
 def _prefix_owners(candidates: Iterable[str], rows: Mapping[str, Any]) -> dict[str, str]:
@@ -213,16 +252,21 @@ def _prefix_owners(candidates: Iterable[str], rows: Mapping[str, Any]) -> dict[s
 # =========================================================================== the report
 
 
-def audit(path: str | os.PathLike[str], view: str = "contextfs", *, progress: TextIO | None = None) -> dict[str, Any]:
+def audit(path: str | os.PathLike[str], view: str = "contextfs", *, progress: TextIO | None = None,
+          limit: int | None = None) -> dict[str, Any]:
     """Audit a ContextFS database: the JSON report of ``python -m coalg audit PATH --json``.
 
     ``{"database", "view", "records", "edges", "findings": [{"law", "records", "detail", …}]}``
-    plus ``schema_revision``, ``view_reads`` (which rows the view keeps) and
-    ``counts`` (findings per law).  Deterministic: the same file gives the same bytes.
+    plus ``schema_revision``, ``view_reads`` (which rows the view keeps),
+    ``counts`` (findings per law, all of them) and ``left_out`` (findings not
+    listed: with ``limit``, only the first ``limit`` findings are kept, so that
+    memory does not grow with their number).  Deterministic: the same file
+    gives the same bytes.
     """
     db = read_database(path, view, progress=progress)
-    findings = audit_database(db, progress=progress)
-    counts = {law: sum(1 for f in findings if f["law"] == law) for law in LAW_ORDER}
+    tally: dict[str, int] = {}
+    findings = audit_database(db, progress=progress, limit=limit, counts=tally)
+    counts = {law: tally.get(law, 0) for law in LAW_ORDER}
     return {
         "database": os.fspath(path),
         "view": view,
@@ -232,6 +276,7 @@ def audit(path: str | os.PathLike[str], view: str = "contextfs", *, progress: Te
         "schema_revision": db.revision,
         "view_reads": _VIEW_TEXT[view],
         "counts": {k: v for k, v in counts.items() if v},
+        "left_out": sum(counts.values()) - len(findings),
     }
 
 
@@ -251,16 +296,17 @@ def format_report(report: Mapping[str, Any], *, limit: int | None = 50) -> str:
         f"{report['records']} records, {report['edges']} edges",
     ]
     fs = report["findings"]
-    if not fs:
+    total = len(fs) + report.get("left_out", 0)
+    if not total:
         lines.append("no findings: every law this audit checks holds on this database.")
         return "\n".join(lines) + "\n"
-    lines.append(f"{len(fs)} finding(s): " + ", ".join(f"{law} ×{c}" for law, c in report["counts"].items()))
+    lines.append(f"{total} finding(s): " + ", ".join(f"{law} ×{c}" for law, c in report["counts"].items()))
     lines.append("")
     shown = fs if limit is None else fs[:limit]
     for f in shown:
         lines.append(f"  {f['law']:<5} {f['detail']}")
-    if len(shown) < len(fs):
-        lines.append(f"  … {len(fs) - len(shown)} more (use --json for all)")
+    if len(shown) < total:
+        lines.append(f"  … {total - len(shown)} more (use --limit N for more, --json --limit 0 for all)")
     lines.append("")
     lines.append("what each finding means: coalg audit --help")
     return "\n".join(lines) + "\n"

@@ -34,6 +34,7 @@ The checks on the store are :mod:`coalg.contextfs.auditing`.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -82,6 +83,9 @@ class Database:
     all_rows: Mapping[str, tuple[str, bool]]
     order: tuple[str, ...]
     edge_deleted: frozenset[Edge]
+    problems: tuple[tuple[str, str], ...] = ()
+    """Rows the laws cannot be read on as stored, ``(id, what is wrong)``: a duplicate id (the first row
+    is kept, as ``recall``'s scan meets it first), a ``tags`` or ``metadata`` BLOB that is not UTF-8."""
 
 
 class Progress:
@@ -245,14 +249,25 @@ def read_database(path: str | os.PathLike[str], view: str = "contextfs", *,
         cols = ", ".join(c if c in mem else f"NULL AS {c}" for c in
                          ("id", "content", "type", "tags", "summary", "namespace_id", "metadata", "deleted_at"))
         n_rows = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+        scan = "" if _without_rowid(conn, "memories") else " ORDER BY rowid"
         tick = bar.phase("reading records", n_rows)
         records: dict[str, Record] = {}
         all_rows: dict[str, tuple[str, bool]] = {}
         order: list[str] = []
+        problems: list[tuple[str, str]] = []
+        seen_twice: dict[str, int] = {}
         for k, (i, content, ty, tags, summary, ns, meta, deleted) in enumerate(
-                conn.execute(f"SELECT {cols} FROM memories ORDER BY rowid"), start=1):
+                conn.execute(f"SELECT {cols} FROM memories{scan}"), start=1):
             i, ns = str(i), str(ns)
             gone = has_del and deleted is not None
+            if i in all_rows:  # no primary key: the same id in two rows is reported, never merged
+                seen_twice[i] = seen_twice.get(i, 1) + 1
+                tick(k)
+                continue
+            for column, cell in (("tags", tags), ("metadata", meta)):
+                if isinstance(cell, bytes) and not _utf8(cell):
+                    problems.append((i, (f"its {column} cell is a BLOB of {len(cell)} bytes that are not "
+                                         "UTF-8 text, so not JSON: read as empty")))
             all_rows[i] = (ns, gone)
             if not gone:
                 order.append(i)
@@ -279,6 +294,8 @@ def read_database(path: str | os.PathLike[str], view: str = "contextfs", *,
                     continue
             edges.add(e)
         conn.execute("COMMIT")
+        problems += [(i, (f"{n} rows of memories have this id (the table has no primary key): the first "
+                          "row is read, as recall's scan meets it first")) for i, n in seen_twice.items()]
     except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
         raise AuditError(f"{display_name(path)}: corrupt database: {_message(err)}") from None
     finally:
@@ -286,4 +303,20 @@ def read_database(path: str | os.PathLike[str], view: str = "contextfs", *,
     # edges may dangle (that is what the audit looks for); they are Edge values already, so the store is
     # built without re-checking each one (Store.with_edges would rebuild 100,000 edges: ~0.5 s)
     store = Store._trusted(Store.of(records).records, frozenset(edges))  # type: ignore[arg-type]
-    return Database(path, view, revision, store, all_rows, tuple(order), frozenset(edge_deleted))
+    return Database(path, view, revision, store, all_rows, tuple(order), frozenset(edge_deleted),
+                    tuple(sorted(problems)))
+
+
+def _utf8(cell: bytes) -> bool:
+    try:
+        cell.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _without_rowid(conn: sqlite3.Connection, table: str) -> bool:
+    """Whether ``table`` is a WITHOUT ROWID table (it has no ``rowid``; its scan follows the primary key)."""
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
+    sql = row[0] if row and isinstance(row[0], str) else ""
+    return re.search(r"\bWITHOUT\s+ROWID\b", sql, re.IGNORECASE) is not None

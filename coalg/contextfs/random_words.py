@@ -1,7 +1,7 @@
 """Random words for differential testing: calls of the memory API drawn at the model's current store.
 
 A *word* here is a sequence of :class:`WordStep`: a call of the extended alphabet
-A⁺ (a letter, its allocation ξ and the injected edge-write faults, §3.2) plus one
+Â (a letter, its allocation ξ and the injected edge-write faults, §3.2) plus one
 flag the model cannot express by itself, whether a save names its own identifier
 (``Memory(id=…)``) or lets the package draw one.  :func:`random_step` draws the
 next step at the store the previous steps produced, so later calls name records
@@ -89,7 +89,7 @@ class IdSupply:
 
 @dataclass(frozen=True)
 class WordStep:
-    """One step of a word: a call of A⁺, and whether a save names its identifier itself."""
+    """One step of a word: a call of Â, and whether a save names its identifier itself."""
 
     call: Call
     explicit_id: bool = False

@@ -110,17 +110,29 @@ class CellError(ValueError):
 def json_cell(text: Any, default: Any, column: str = "cell") -> Any:
     """The value of a JSON column (``tags``, ``metadata``); ``default`` when empty or not JSON.
 
+    A cell stored as a BLOB is read as the UTF-8 text of its bytes (``default``
+    when they are not UTF-8); a number in the cell is not JSON text either.
+
     Raises :class:`CellError` when the JSON nests deeper than a record may
     hold (:data:`coalg.model.records.MAX_DEPTH`), rather than overflowing the stack.
 
     >>> json_cell('["a", "b"]', [])
     ['a', 'b']
+    >>> json_cell(b'{"k": 1}', {}), json_cell(b"\\xff", {}), json_cell(7, [])
+    ({'k': 1}, {}, [])
     >>> json_cell("[" * 200 + "]" * 200, [], "tags")
     Traceback (most recent call last):
     ...
     coalg.contextfs.tables.CellError: tags: value nested more than 100 levels deep (maps, lists and sets); records hold at most that
     """
-    if text is None or text == "":
+    if text is None or text == "" or text == b"":
+        return default
+    if isinstance(text, (bytes, bytearray, memoryview)):  # a BLOB cell: JSON only if its bytes are UTF-8
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            return default
+    if not isinstance(text, str):  # a number stored in the cell: not JSON text
         return default
     try:
         value = json.loads(text)

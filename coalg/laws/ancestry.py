@@ -7,7 +7,7 @@ finality.  Proposition 5.13: full lineage is not stable.
 Theorem 5.7 and Corollary 5.12 are theorems about the model, checked on every
 schema realisation; 5.9 and 5.13 read the ContextFS model.  Theorem 5.7 is
 checked on ancestry-closed stores; Proposition 5.9 through the invariant AC⁺
-(our tightenings, Appendix D).
+(our choices, listed in Appendix D).
 
 >>> v = check_5_13()
 >>> v.kind, v.holds, v.witness["beta_before"]["successors"], v.witness["beta_after"]["successors"]
@@ -137,8 +137,8 @@ def check_5_9() -> Verdict:
     Explored: stores reached from ∅ (the empty seed only: that is S_lin) by every
     fragment word up to length 3 and by seeded random walks of 10 calls, on the
     ContextFS model.  Each must satisfy AC⁺, ancestry closure, inverse closure and
-    the lineage form of L7.  The witness holds our counterexample to the
-    first reconstruction's step (b): ancestry closure alone is not inductive.
+    the lineage form of L7.  The witness shows why the invariant is AC⁺ and not
+    ancestry closure: ancestry closure alone is not inductive.
     """
     seeds = SEEDS[:1]
     ex = explore(CONTEXTFS, "fragment", max_len=3, seeds=seeds)

@@ -97,7 +97,7 @@ def check_3_9() -> Verdict:
 
     The same store and letter with two allocations (identifier and clock) give two
     different successors, on both realisations; with the allocation in the letter
-    (A⁺) the step is a function: repeating a call gives the same result.
+    (Â) the step is a function: repeating a call gives the same result.
     """
     a = Save(Record("r"))
     x1, x2 = Allocation(("id0001",), 1), Allocation(("id0002",), 2)

@@ -1,9 +1,9 @@
-"""Inverse closure: law L3 (Def. 3.21, amended) and Proposition 5.16.
+"""Inverse closure: law L3 (Def. 3.21) and Proposition 5.16.
 
 Proposition 5.16: L3 holds for derivation calls, edge writes succeeding; on the
 fault path a one-way edge remains.
 
-The amended form: every edge a derivation adds has its inverse in E_s′ (not
+The form checked: every edge a derivation adds has its inverse in E_s′ (not
 necessarily new).  The fault path — a failing second edge write — is
 :func:`l3_fault_path`.  The predicate, :func:`one_way_edges`, also serves the
 per-step check (:mod:`coalg.laws.stepcheck`).
@@ -57,7 +57,7 @@ def _fault_path_details(realisation: Realisation, faults: bool) -> dict[str, Any
 
 L3 = Clause(
     "L3",
-    statement="L3 inverse closure (amended): every edge a derivation adds has its inverse in E_s′.\n\n"
+    statement="L3 inverse closure: every edge a derivation adds has its inverse in E_s′.\n\n"
               "``faults`` as in ``check_L1``; the fault path of a realisation with\n"
               "independent edge faults is :func:`l3_fault_path`.",
     explored="(store, call) pairs whose call is a derivation (evolve, merge, split, supersede) named by equality",

@@ -5,7 +5,7 @@ commutative, even up to ≈.
 
 Proposition 5.24 is a theorem about the model, checked with strictly fresh
 allocations on every schema realisation; Proposition 5.25 reads the ContextFS
-model, with empty-metadata records (our tightenings, Appendix D).
+model, with empty-metadata records (our choices, listed in Appendix D).
 """
 
 from __future__ import annotations

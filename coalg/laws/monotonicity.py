@@ -130,12 +130,12 @@ def _five_two_case(letters: Sequence[Letter], j: Id, i: Id) -> dict[str, Any]:
 
 @paper_item("5.2")
 def check_5_2() -> Verdict:
-    """Proposition 5.2 in its tightened form (our first reconstruction claimed too much).
+    """Proposition 5.2: β⁻ of a surviving record changes; its unfolding *can* change.
 
     (a) ``delete(i)`` with ``(j, EVOLVED_FROM, i)``: β⁻(j) changes, and here — j's only
     ancestor is i — ⟦j⟧⁻ changes: a record that was *not* deleted loses an ancestor.
     (b) ``save_at(i, r′)`` replaces the record: ⟦i⟧⁻ changes, and so does ⟦j⟧⁻.
-    The witness also shows why the universal claim was corrected: with j merged
+    The witness also shows why a universal claim would be false: with j merged
     from two records with equal records, deleting one changes β⁻(j) but not
     ⟦j⟧⁻ (P_fin absorbs equal successors).  On REPAIRED, delete leaves a tombstone
     and keeps the edge: the ancestry *shape* survives.
@@ -160,6 +160,6 @@ def check_5_2() -> Verdict:
                  and not universal["ancestry_changes"])
     return Verdict("5.2", "counterexample", holds, 5,
                    {"a_delete": a, "b_save_at": b, "universal_claim_refuted": universal, "repaired_delete": repaired},
-                   "Proposition 5.2 (corrected): delete(id0001) removes the EVOLVED_FROM edge of the surviving "
+                   "Proposition 5.2: delete(id0001) removes the EVOLVED_FROM edge of the surviving "
                    "id0002, so β⁻ and ⟦id0002⟧⁻ change; save_at(id0001, r′) changes ⟦id0001⟧⁻ and ⟦id0002⟧⁻. "
                    "Only 'can change' is true: deleting one of two equal merge parents leaves ⟦j⟧⁻ unchanged.")

@@ -1,6 +1,6 @@
 """The operation alphabet and the allocation oracle (paper §3.2, Definitions 3.7–3.8, Remark 3.9).
 
-Letters are immutable values.  A call of the extended alphabet A⁺ = A × Alloc is
+Letters are immutable values.  A call of the extended alphabet Â = A × Alloc is
 a letter together with an :class:`Allocation` — the identifiers the call will
 create and the clock reading it will stamp.  Moving that choice into the input
 is what makes the store coalgebra a function (Remark 3.9).

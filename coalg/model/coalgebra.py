@@ -1,6 +1,6 @@
 """The store coalgebra (paper §3.3, Definition 3.14), with ContextFS a93035d semantics.
 
-``step(s, a, ξ)`` is the structure map α: S → (Out × S)^{A⁺} applied to a store
+``step(s, a, ξ)`` is the structure map α: S → (Out × S)^{Â} applied to a store
 and a call.  The semantics is the code-faithful one of §3.3, as reconstructed:
 
 * merge files its result in the *first* argument's namespace and breaks ties
@@ -314,7 +314,7 @@ def _split(
 
 
 def alpha(s: Store, *, theta: Theta = DEFAULT_THETA) -> Callable[[Call], tuple[Output, Store]]:
-    """α(s) as a function on calls of A⁺ (letter, allocation, faults)."""
+    """α(s) as a function on calls of Â (letter, allocation, faults)."""
     return lambda c: step(s, c.letter, c.allocation, theta=theta, faults=c.faults)
 
 

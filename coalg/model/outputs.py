@@ -1,4 +1,4 @@
-"""What a call of the store coalgebra outputs (the Out of α: S → (Out × S)^{A⁺}).
+"""What a call of the store coalgebra outputs (the Out of α: S → (Out × S)^{Â}).
 
 Each realisation's step returns one of these with the next store; the JSON form is
 in :mod:`coalg.model.jsonletters`.

@@ -52,8 +52,8 @@ needs.  The rules, each with the clause it repairs:
    becomes the deletion's clock reading.  Every edge is kept, so the shape of
    the ancestry survives.  Tombstones cannot be derived from, replaced,
    deleted again or given new edges.
-8. **Strict freshness.**  An allocation must be fresh for occ(s) (Def. 3.8, as
-   tightened in our reconstruction), not only for dom(m_s): an identifier that
+8. **Strict freshness.**  An allocation must be fresh for occ(s) (Def. 3.8, in
+   the form this book states), not only for dom(m_s): an identifier that
    an edge or a record's metadata mentions is never re-used, so a new record
    can never land on a dangling endpoint.
 9. **A valid-time field (L6, Proposition 7.1).**  Every record a call creates

@@ -244,7 +244,7 @@ class Store:
         )
 
     def satisfies_ac_plus(self) -> bool:
-        """AC⁺: every R⁻ edge has both endpoints in dom(m_s) (the invariant of Prop. 5.9, amended)."""
+        """AC⁺: every R⁻ edge has both endpoints in dom(m_s) (the invariant of Prop. 5.9)."""
         return all(
             e.source in self.records and e.target in self.records
             for e in self._ix

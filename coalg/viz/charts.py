@@ -42,7 +42,51 @@ from .style import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["plot_benchmark", "plot_prefix_collision", "plot_refinement"]
+__all__ = ["plot_benchmark", "plot_prefix_collision", "plot_refinement", "stable_block_numbers"]
+
+
+def stable_block_numbers(rounds: Sequence[dict[Id, int]]) -> list[dict[Id, int]]:
+    """The rounds renumbered so that a block keeps its number while it splits.
+
+    :func:`coalg.bisim.refinement_rounds` numbers the blocks of each round
+    afresh, in order of their smallest identifier, so a block that keeps its
+    members can change its number from one round to the next.  Here round 0
+    keeps its numbers; in each later round, of the parts a block splits into,
+    the one holding the block's smallest identifier keeps the block's number,
+    and every other part gets the next number not used before.  Each round
+    must refine the one before (every block lies inside a block of it).
+
+    >>> stable_block_numbers([{"a": 0, "b": 0, "c": 1}, {"a": 0, "b": 1, "c": 2}])
+    [{'a': 0, 'b': 0, 'c': 1}, {'a': 0, 'b': 2, 'c': 1}]
+    """
+    out: list[dict[Id, int]] = []
+    fresh = 0
+    for r, part in enumerate(rounds):
+        if r == 0:
+            numbered = {i: part[i] for i in sorted(part)}
+        else:
+            before = out[-1]
+            if set(part) != set(before):
+                raise ValueError(f"round {r} partitions other identifiers than round {r - 1}")
+            taken: set[int] = set()
+            given: dict[int, int] = {}
+            inside: dict[int, int] = {}
+            numbered = {}
+            for i in sorted(part):  # the smallest identifier of each part comes first
+                b = part[i]
+                if b not in given:
+                    inside[b] = before[i]
+                    if before[i] in taken:  # the block already kept its number: a new part
+                        given[b], fresh = fresh, fresh + 1
+                    else:
+                        given[b] = before[i]
+                        taken.add(before[i])
+                elif inside[b] != before[i]:
+                    raise ValueError(f"round {r} does not refine round {r - 1}: see the block of {i!r}")
+                numbered[i] = given[b]
+        fresh = max(fresh, max(numbered.values(), default=-1) + 1)
+        out.append(numbered)
+    return out
 
 
 def plot_refinement(
@@ -58,9 +102,11 @@ def plot_refinement(
 
     ``labels`` restricts the relations refinement follows (all by default), as
     in :func:`coalg.bisim.behaviour_classes`; the panels draw the store
-    graph on :func:`store_layout`, every node written ``id [block]``.  Block
-    colours cycle through the palette (the block number disambiguates beyond
-    eight blocks).  The last panel is behavioural equivalence.  Each panel is
+    graph on :func:`store_layout`, every node written ``id [block]``.  Blocks
+    are numbered by :func:`stable_block_numbers`, so a block keeps its number
+    and its colour from round to round and only a part that splits off gets a
+    new one.  Colours cycle through the palette (the block number
+    disambiguates beyond eight blocks).  The last panel is behavioural equivalence.  Each panel is
     named by a text above it: ``round r: n blocks``.  ``rounds`` passes rounds
     already computed; ``which`` draws only those round numbers (a stepper draws one).
     ``legend`` adds, right of the last panel, the colour of each block.
@@ -76,9 +122,10 @@ def plot_refinement(
         n = len(numbers)
         _, created = plt.subplots(1, n, figsize=(max(FIGSIZE[0], 3.4 * n), h), squeeze=False)
         axes = list(created[0])
+    stable = stable_block_numbers(rounds)
     out: list[Axes] = []
     for r, ax in zip(numbers, axes):
-        partition = rounds[r]
+        partition = stable[r]
         blocks = len(set(partition.values()))
         ax = plot_store(
             store,
@@ -96,7 +143,7 @@ def plot_refinement(
         panel_title(ax, f"round {r}: {blocks} block{'s' if blocks != 1 else ''}")
         out.append(ax)
     if out and legend:
-        _block_legend(out[-1], sorted(set(rounds[numbers[len(out) - 1]].values())))
+        _block_legend(out[-1], sorted(set(stable[numbers[len(out) - 1]].values())))
     return out
 
 

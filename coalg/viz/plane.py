@@ -85,6 +85,7 @@ def plot_bitemporal_plane(
     mode: Literal["asserted", "current"] = "asserted",
     label_records: bool = True,
     limits: Limits | None = None,
+    answer: Literal["inside", "outside"] = "inside",
 ) -> Axes:
     """The (τv, τt) plane of ``store``: where each record is believed, and a query.
 
@@ -96,8 +97,13 @@ def plot_bitemporal_plane(
     A dashed diagonal marks τv = τt, where a single-axis store puts every record
     (a ContextFS record has no valid time and is read as valid from its
     ``created_at``).  With ``tt`` and ``tv`` a marker sits at the query point and
-    the records :func:`coalg.bitemporal.believed` there are listed in a box
-    inside the plot, in the corner away from the query, joined to it by a line.
+    the records :func:`coalg.bitemporal.believed` there are listed in a box.
+    With ``answer="inside"`` the box sits in the corner of the plot away from
+    the query, joined to it by a line (planes drawn side by side keep their
+    boxes apart).  With ``answer="outside"`` it sits right of the plot, below
+    the legend: a triangle on the right frame marks the query's transaction
+    time, and the line joins the box to that triangle, so nothing is drawn
+    across the regions.
     ``limits`` fixes the extent (:func:`plane_limits`), so that two planes side
     by side share their axes; by default it fits this store and the query.
 
@@ -105,6 +111,8 @@ def plot_bitemporal_plane(
     """
     if (tt is None) != (tv is None):
         raise ValueError("give both tt and tv for a query point, or neither")
+    if answer not in ("inside", "outside"):
+        raise ValueError("answer must be 'inside' or 'outside'")
     ax = new_axes(ax)
     from matplotlib.patches import Patch, Rectangle
 
@@ -160,7 +168,7 @@ def plot_bitemporal_plane(
         ax.plot([d0, d1], [d0, d1], linestyle="--", color=NEUTRAL, linewidth=0.9, label="τv = τt")
 
     if tt is not None and tv is not None:
-        answer = believed(store, tt, tv, mode=mode)
+        held = believed(store, tt, tv, mode=mode)
         ax.plot(
             [tv],
             [tt],
@@ -171,23 +179,46 @@ def plot_bitemporal_plane(
             label=f"query (τt = {tt}, τv = {tv})",
         )
         text = "believed:\n" + (
-            "\n".join(f"{i}: {r.content[:28]}" for i, r in answer.items()) or "nothing"
+            "\n".join(f"{i}: {r.content[:28]}" for i, r in held.items()) or "nothing"
         )
-        right = tv < (x0 + x1) / 2  # the box goes in the corner away from the query
-        high = tt < (y0 + y1) / 2
-        ax.annotate(
-            text,
-            (tv, tt),
-            xytext=(0.97 if right else 0.03, 0.97 if high else 0.03),
-            textcoords="axes fraction",
-            fontsize=NOTE_SIZE,
-            va="top" if high else "bottom",
-            ha="right" if right else "left",
-            color=QUERY_COLOUR,
-            bbox={"boxstyle": "round,pad=0.3", "facecolor": "white", "edgecolor": NEUTRAL, "alpha": 0.95},
-            arrowprops={"arrowstyle": "-", "color": NEUTRAL, "linewidth": 0.8, "shrinkB": 6},
-            zorder=5,
-        )
+        box = {"boxstyle": "round,pad=0.3", "facecolor": "white", "edgecolor": NEUTRAL, "alpha": 0.95}
+        leader = {"arrowstyle": "-", "color": NEUTRAL, "linewidth": 0.8, "shrinkB": 6}
+        if answer == "outside":
+            # the query's row meets the right frame at a triangle; the leader runs from there,
+            # outside the axes, to the box below the legend
+            ax.plot([1.0], [tt], transform=ax.get_yaxis_transform(), marker="<", markersize=7,
+                    color=QUERY_COLOUR, linestyle="none", clip_on=False, label="_query row")
+            ax.annotate(
+                text.replace("believed:", f"believed at (τt = {tt}, τv = {tv}):", 1),
+                (1.0, tt),
+                xycoords=ax.get_yaxis_transform(),
+                xytext=(1.05, 0.0),
+                textcoords="axes fraction",
+                fontsize=NOTE_SIZE,
+                va="bottom",
+                ha="left",
+                color=QUERY_COLOUR,
+                bbox=box,
+                arrowprops=dict(leader, shrinkB=4),
+                annotation_clip=False,
+                zorder=5,
+            )
+        else:
+            right = tv < (x0 + x1) / 2  # the box goes in the corner away from the query
+            high = tt < (y0 + y1) / 2
+            ax.annotate(
+                text,
+                (tv, tt),
+                xytext=(0.97 if right else 0.03, 0.97 if high else 0.03),
+                textcoords="axes fraction",
+                fontsize=NOTE_SIZE,
+                va="top" if high else "bottom",
+                ha="right" if right else "left",
+                color=QUERY_COLOUR,
+                bbox=box,
+                arrowprops=leader,
+                zorder=5,
+            )
 
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)

@@ -38,7 +38,10 @@ from .style import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["edge_family", "label_bounds", "plot_store", "split_highlight", "to_points"]
+__all__ = ["PAIR_COLOUR", "edge_family", "label_bounds", "plot_store", "split_highlight", "to_points"]
+
+PAIR_COLOUR = "#D55E00"
+"""The dashed arc of a ``pairs`` entry of :func:`plot_store` (vermilion, after the namespace colours)."""
 
 
 def _node_label(store: Store, i: Id, labels: Any, width: int = 22) -> str:
@@ -111,6 +114,7 @@ def plot_store(
     legend: bool | str = True,
     ghosts: Store | None = None,
     highlight_label: str = "highlighted",
+    pairs: Sequence[tuple[Id, Id, str]] = (),
 ) -> Axes:
     """The store graph of ``store`` on the layered layout of :func:`store_layout`.
 
@@ -139,15 +143,23 @@ def plot_store(
     * ``labels``: ``"id"``, ``"content"``, ``"both"``, ``None`` or a function of
       the identifier; each label is placed beside its node where it covers no
       edge, node or other label if such a place exists.
+    * **Pairs**: each ``(a, b, text)`` of ``pairs`` joins two drawn nodes by a
+      dashed :data:`PAIR_COLOUR` arc, named ``text`` in the legend: for what two
+      records share without an edge between them, such as a prefix of their
+      identifiers (§6, Remark 6.8).  Labels keep off the arc like off an edge.
     * ``legend``: on the right of the axes (``True``), below them (``"below"``,
       in rows of three), or none (``False``).
 
     Axes contents, for tests: one ``Line2D`` per node (label ``"_node <id>"``,
     ghosts ``"_ghost <id>"``), one patch per drawn edge (``"_edge <edge>"``),
-    one text per node label and one per ``other`` edge label.
+    one text per node label and one per ``other`` edge label, one patch per
+    pair (``"_pair <a> <b>"``).
     """
     shown, gone = _with_ghosts(store, ghosts)
     pos = store_layout(shown, show_dangling=show_dangling)
+    for a_id, b_id, _text in pairs:
+        if a_id not in pos or b_id not in pos or a_id == b_id:
+            raise ValueError(f"pairs: ({a_id!r}, {b_id!r}) must name two different nodes of the figure")
     if ax is None:
         widest = max((text_size(_node_label(shown, i, labels), LABEL_SIZE)[0] for i in pos), default=0.0)
         ax = new_axes(None, figsize=graph_figsize(pos, widest))
@@ -200,6 +212,16 @@ def plot_store(
                 edge_labels.append((along[5], e.relation.value, colour, [along[k] for k in (4, 6, 3, 7)]))
             else:
                 edge_labels.append(((a[0], a[1] + NODE_SIZE * 1.6), e.relation.value, colour, []))
+    if pairs:
+        from matplotlib.patches import FancyArrowPatch
+    for a_id, b_id, _text in pairs:
+        (x0, y0), (x1, y1) = pos[a_id], pos[b_id]
+        rad = -0.35 if x0 == x1 and abs(y0 - y1) > 1 else -0.2  # bent against the edges' +0.35
+        ax.add_patch(FancyArrowPatch(
+            pos[a_id], pos[b_id], arrowstyle="-", connectionstyle=f"arc3,rad={rad}", color=PAIR_COLOUR,
+            linestyle=(0, (4, 2)), linewidth=1.8, shrinkA=NODE_SIZE * 0.9, shrinkB=NODE_SIZE * 0.9,
+            zorder=2, label=f"_pair {a_id} {b_id}"))
+        segments += list(itertools.pairwise(bezier_points(pt(pos[a_id]), pt(pos[b_id]), rad)))
     to_data = _inverse(ax, w, h)
 
     # a label: its anchor in data coordinates and in points, its text, its style, its distance
@@ -237,7 +259,7 @@ def plot_store(
     if legend:
         _store_legend(ax, colours, drawn, show_dangling and bool(shown.dangling() - gone),
                       highlight_label if (hi_ids & nodes or hi_edges & drawn_set) else "", bool(gone),
-                      below=legend == "below", height=h)
+                      below=legend == "below", height=h, pairs=[text for *_ab, text in pairs])
     return ax
 
 
@@ -250,7 +272,8 @@ def _frame_graph(ax: Axes, pos: Sequence[tuple[float, float]], *, xlabel: str) -
 
 
 def _store_legend(ax: Axes, colours: dict[str, str], drawn: Sequence[Edge], dangling: bool,
-                  highlighted: str, ghosts: bool, *, below: bool = False, height: float = 200.0) -> None:
+                  highlighted: str, ghosts: bool, *, below: bool = False, height: float = 200.0,
+                  pairs: Sequence[str] = ()) -> None:
     from matplotlib.lines import Line2D
 
     def dot(face: str, edge: str, label: str, width: float = 0.8, size: float = 8) -> Any:
@@ -272,6 +295,8 @@ def _store_legend(ax: Axes, colours: dict[str, str], drawn: Sequence[Edge], dang
     ):
         if fam in families:
             handles.append(Line2D([], [], color=colour, linestyle=style, linewidth=1.3, label=text))  # type: ignore[arg-type]
+    for text in pairs:
+        handles.append(Line2D([], [], color=PAIR_COLOUR, linestyle=(0, (4, 2)), linewidth=1.8, label=text))
     if handles and below:  # under the axis label: 38 points below the axes
         ax.legend(handles=handles, fontsize=NOTE_SIZE, loc="upper center", ncol=3,
                   bbox_to_anchor=(0.5, -38 / height), frameon=False, borderaxespad=0.0, columnspacing=1.2)

@@ -15,14 +15,24 @@ from ..model import Allocation, Id, Letter, Store, creates
 __all__ = ["next_allocation"]
 
 
-def next_allocation(stores: Iterable[Store], letter: Letter, clocks: Iterable[int] = ()) -> Allocation:
+def next_allocation(stores: Iterable[Store], letter: Letter, clocks: Iterable[int] = (),
+                    issued: Iterable[Id] = ()) -> Allocation:
     """A deterministic, strictly fresh allocation for ``letter`` after the stores of a session.
 
     Identifiers ``id0001, id0002, …`` skipping every identifier any of ``stores``
-    mentions (so an identifier freed by a delete is never handed out again); the
+    mentions and every identifier in ``issued`` (those the session's earlier
+    allocations handed out), so an identifier freed by a delete is never handed
+    out again, even after the stores that mentioned it are gone from view; the
     clock is one more than every clock reading seen (records' times and ``clocks``).
+
+    >>> from coalg.model import Evolve, preset
+    >>> s = preset("meeting notes")
+    >>> next_allocation([s], Evolve("id0004", "x")).ids
+    ('id0008',)
+    >>> next_allocation([s], Evolve("id0004", "x"), issued=["id0008"]).ids
+    ('id0009',)
     """
-    seen: set[Id] = set()
+    seen: set[Id] = set(issued)
     top = 0
     for s in stores:
         seen |= s.occ()

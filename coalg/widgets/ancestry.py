@@ -55,6 +55,26 @@ def _with_record(u: Unfolding) -> set[Id]:
     return {n.id for n in u.nodes if n.record is not None}
 
 
+def _tree_edges(u: Unfolding) -> set[tuple[Id, str, Id]]:
+    """The edges of an unfolding's tree: (parent, label, child), read off its preorder."""
+    out: set[tuple[Id, str, Id]] = set()
+    path: list[Id] = []
+    for n in u.nodes:
+        del path[n.depth:]
+        if path and n.via is not None:
+            out.add((path[-1], n.via.value, n.id))
+        path.append(n.id)
+    return out
+
+
+def _edge(e: Sequence[str]) -> str:
+    return f"{e[0]} —{e[1]}→ {e[2]}"
+
+
+def _ids(ids: Sequence[Id]) -> str:
+    return ", ".join(ids) if ids else "no other record"
+
+
 class AncestryExplorer(Explorer):
     """Ancestry and descendant unfoldings of one record, before and after a step.
 
@@ -92,33 +112,48 @@ class AncestryExplorer(Explorer):
         return {"ancestry_before": ancestry(self.before, i), "ancestry_after": ancestry(self.after, i),
                 "descendants_before": descendants(self.before, i), "descendants_after": descendants(self.after, i)}
 
+    def focus_status(self) -> str:
+        """What the last step did to the focus itself: ``"existing"`` (a record before and after),
+        ``"new"`` (no record before, one after), ``"deleted"`` (a record before, none after) or
+        ``"absent"`` (no record before or after: an identifier only an edge mentions)."""
+        was, now = self.focus in self.before.records, self.focus in self.after.records
+        return {(True, True): "existing", (False, True): "new", (True, False): "deleted",
+                (False, False): "absent"}[(was, now)]
+
     @property
     def state(self) -> dict[str, Any]:
-        """A JSON-ready summary: the focus, the last step, what its ancestry lost and its descendants gained.
+        """A JSON-ready summary: the focus and what the last step did to it and to its lineage.
 
-        When the last step deleted the focus itself, ``focus_deleted`` is true and
-        nothing is said to have been lost or gained: the focus has no lineage left.
+        ``focus_status`` is :meth:`focus_status`; the lists compare the records
+        (identifiers holding a record) of the two ancestries and of the two
+        descendant sets, and ``ancestry_edges_*`` the edges of the two ancestry
+        trees, whatever the status.
         """
         u = self.unfoldings()
-        gone = self.focus in self.before.records and self.focus not in self.after.records
         a_before, a_after = _with_record(u["ancestry_before"]), _with_record(u["ancestry_after"])
-        d_before = {n.id for n in u["descendants_before"].nodes}
-        d_after = _with_record(u["descendants_after"])
+        d_before, d_after = _with_record(u["descendants_before"]), _with_record(u["descendants_after"])
+        e_before, e_after = _tree_edges(u["ancestry_before"]), _tree_edges(u["ancestry_after"])
+        status = self.focus_status()
         return {
             "focus": self.focus,
             "last": self.last,
-            "focus_deleted": gone,
+            "focus_status": status,
+            "focus_deleted": status == "deleted",
             "ancestry_unchanged": u["ancestry_before"] == u["ancestry_after"],
-            "ancestry_removed": [] if gone else sorted(a_before - a_after),
-            "descendants_added": [] if gone else sorted(d_after - d_before),
-            "descendants_removed": [] if gone else sorted(_with_record(u["descendants_before"]) - d_after),
+            "ancestry_removed": sorted(a_before - a_after),
+            "ancestry_added": sorted(a_after - a_before),
+            "ancestry_edges_removed": sorted(e_before - e_after),
+            "ancestry_edges_added": sorted(e_after - e_before),
+            "descendants_added": sorted(d_after - d_before),
+            "descendants_removed": sorted(d_before - d_after),
             "descendants_unchanged": u["descendants_before"] == u["descendants_after"],
             "records": sorted(self.after.dom()),
             "message": self.message,
         }
 
     def verdict_html(self) -> str:
-        """What the last step did to the focus, in sentences; a result of the paper only where it applies."""
+        """What the last step did to the focus, in sentences computed from the two stores it compares;
+        a result of the paper is cited only where its hypotheses hold."""
         if not self.calls:
             return "<i>No step yet: both columns show the same store.</i>"
         st, i = self.state, esc(self.focus)
@@ -126,28 +161,59 @@ class AncestryExplorer(Explorer):
         deleted = letter.id if isinstance(letter, Delete) else None
         derivation = isinstance(letter, Evolve | Merge | Split)
         head = f"<div>last step: <code>{esc(self.last)}</code></div>"
-        if st["focus_deleted"]:
-            return head + (f"<ul><li>The focus {i} itself was deleted by this step: it holds no record now (⊥), "
-                           "so its ancestry and its descendants are those of nothing. Choose another record to "
-                           "follow.</li></ul>")
-        lines = []
-        if st["ancestry_unchanged"]:
-            lines.append(f"The ancestry ⟦{i}⟧⁻ is <b>unchanged</b>"
-                         + (", as Theorem 5.7 says: ancestry is stable under derivations." if derivation else
-                            f": {esc(deleted)} was not among its ancestors." if deleted else "."))
+        status = st["focus_status"]
+        if status == "new":
+            anc = [x for x in st["ancestry_added"] if x != self.focus]
+            desc = [x for x in st["descendants_added"] if x != self.focus]
+            lines = [(f"{i} is <b style='color:{ADDED}'>new</b>: it held no record before this step (⊥), "
+                     "so its ancestry and its descendants appeared with it."),
+                     f"Its ancestry ⟦{i}⟧⁻ reaches {esc(_ids(anc))}; its descendants: {esc(_ids(desc))}.",
+                     ("Theorem 5.7 speaks only of records that existed before the step (i ∈ dom(mₛ)), "
+                     f"so it says nothing about {i}: choose a record that existed to see it at work.")]
+        elif status == "deleted":
+            lines = [(f"The focus {i} itself <b style='color:{REMOVED}'>was deleted</b> by this step: "
+                     "it holds no record now (⊥), so after the step its ancestry and its descendants are "
+                     "those of an identifier without a record."),
+                     ("A delete is not a derivation and the focus no longer holds a record, so no result "
+                     "about the lineage of existing records speaks of it. Choose another record to follow.")]
+        elif status == "absent":
+            lines = [(f"{i} holds no record, before or after this step (⊥): it is an identifier an edge "
+                     "mentions, and no result about records applies to it. Choose a record to follow.")]
         else:
-            lost = esc(", ".join(st["ancestry_removed"]) or "an edge")
-            cite = (" — Proposition 5.2: deleting an ancestor breaks the ancestry." if deleted
-                    and deleted in {n.id for n in self.unfoldings()["ancestry_before"].nodes} else ".")
-            lines.append(f"The ancestry ⟦{i}⟧⁻ <b style='color:{REMOVED}'>changed</b>: it lost {lost}{cite}")
-        if st["descendants_added"]:
-            lines.append(f"Its descendants <b style='color:{ADDED}'>grew</b> by {esc(', '.join(st['descendants_added']))}"
-                         + (" — Proposition 5.13: the full lineage is not stable." if derivation else "."))
-        elif st["descendants_removed"]:
-            lines.append(f"Its descendants lost {esc(', '.join(st['descendants_removed']))}.")
-        else:
-            lines.append("Its descendants are unchanged.")
+            lines = [self._ancestry_sentence(st, derivation, deleted), self._descendants_sentence(st, derivation)]
         return head + "<ul><li>" + "</li><li>".join(lines) + "</li></ul>"
+
+    def _ancestry_sentence(self, st: dict[str, Any], derivation: bool, deleted: Id | None) -> str:
+        i = esc(self.focus)
+        if st["ancestry_unchanged"]:
+            return (f"The ancestry ⟦{i}⟧⁻ is <b>unchanged</b>"
+                    + (f", as Theorem 5.7 says: {i} existed before this derivation, and ancestry is stable "
+                       "under derivations." if derivation else
+                       f": {esc(deleted)} was not among its ancestors." if deleted else "."))
+        parts = []
+        if st["ancestry_removed"]:
+            parts.append(f"lost the record(s) {esc(', '.join(st['ancestry_removed']))}")
+        if st["ancestry_added"]:
+            parts.append(f"gained the record(s) {esc(', '.join(st['ancestry_added']))}")
+        if st["ancestry_edges_removed"]:
+            parts.append("lost the edge(s) " + esc(", ".join(_edge(e) for e in st["ancestry_edges_removed"])))
+        if st["ancestry_edges_added"]:
+            parts.append("gained the edge(s) " + esc(", ".join(_edge(e) for e in st["ancestry_edges_added"])))
+        what = " and ".join(parts) or "holds the same identifiers and edges, with different records"
+        cite = (" — Proposition 5.2: deleting an ancestor breaks the ancestry." if deleted
+                and deleted in self.unfoldings()["ancestry_before"].ids else ".")
+        return f"The ancestry ⟦{i}⟧⁻ <b style='color:{REMOVED}'>changed</b>: it {what}{cite}"
+
+    def _descendants_sentence(self, st: dict[str, Any], derivation: bool) -> str:
+        if st["descendants_unchanged"]:
+            return "Its descendants are unchanged."
+        parts = []
+        if st["descendants_added"]:
+            parts.append(f"<b style='color:{ADDED}'>grew</b> by {esc(', '.join(st['descendants_added']))}"
+                         + (" — Proposition 5.13: the full lineage is not stable" if derivation else ""))
+        if st["descendants_removed"]:
+            parts.append(f"lost {esc(', '.join(st['descendants_removed']))}")
+        return "Its descendants " + ("; they ".join(parts) or "changed: the same records, linked differently") + "."
 
     # ----------------------------------------------------------------- actions
     def _check(self, *ids: Id | None) -> bool:
@@ -161,7 +227,9 @@ class AncestryExplorer(Explorer):
         return True
 
     def _step(self, letter: Letter) -> bool:
-        xi = next_allocation([self.initial, self.before, self.after], letter, [c.allocation.clock for c in self.calls])
+        xi = next_allocation([self.initial, self.before, self.after], letter,
+                             [c.allocation.clock for c in self.calls],
+                             issued=[j for c in self.calls for j in c.allocation.ids])
         out, nxt = CONTEXTFS.step(self.after, letter, xi)
         if isinstance(out, Err):
             self._say(f"refused: {out.reason}", error=True)

@@ -16,7 +16,8 @@ displaying the object) is a thin layer of controls that call those methods.
   their handler once per deliberate click: a click on the same button that
   arrives less than :attr:`Explorer.GESTURE_S` seconds after the previous one
   finished — the second half of a double-click, or a click queued while the
-  step ran — is dropped.  Calling a method directly is always deliberate.
+  step ran — is not applied again, and the message line says so
+  (:attr:`Explorer.ONE_GESTURE`).  Calling a method directly is always deliberate.
 * **The front end is built on first use** (:attr:`Explorer.widget`):
   :meth:`Explorer._build` creates the controls into a dict, :meth:`Explorer._draw`
   sets them from the state, and :meth:`Explorer._refresh` is the one place a
@@ -91,6 +92,7 @@ def action(method: F) -> F:
         finally:
             self._depth -= 1
             if outer:
+                self._sync_download()
                 self._unlock()
 
     return wrapper  # type: ignore[return-value]
@@ -104,6 +106,10 @@ class Explorer:
 
     GESTURE_S: ClassVar[float] = 0.4
     """Clicks on one button closer than this (seconds) after the previous one finished are one gesture."""
+
+    ONE_GESTURE: ClassVar[str] = ("(A second click that quick counts as the same click: it was not "
+                                  "applied again. Wait a moment and click once more to repeat it.)")
+    """What the message line adds when a click is taken as part of the previous one."""
 
     def __init__(self, message: str = "", *, scale: float = 1.0) -> None:
         self.message = message
@@ -169,7 +175,10 @@ class Explorer:
             return
         last = self._last_click.get(key)
         if last is not None and self.clock() - last < self.GESTURE_S:
-            return  # the second click of a double-click, or one queued while the step ran
+            # the second click of a double-click, or one queued while the step ran: not repeated, but said
+            if not self.message.endswith(self.ONE_GESTURE):
+                self._say(f"{self.message} {self.ONE_GESTURE}", error=self.message_is_error)
+            return
         try:
             handler()
         finally:
@@ -180,7 +189,10 @@ class Explorer:
 
         def on_change(change: dict[str, Any]) -> None:
             if not self._busy and not self._depth:
-                handler(change["new"])
+                try:
+                    handler(change["new"])
+                finally:
+                    self._sync_download()  # a choice made without a redraw is in the file at once
 
         control.observe(on_change, names="value")
 
@@ -293,8 +305,8 @@ class Explorer:
 
         ``parts`` go to :meth:`_draw` (an explorer may redraw only part of its
         figures).  Control values set here do not call the reader's handlers.
-        The session link and the size are redrawn every time, so what the
-        reader downloads is always the state shown.
+        The size is redrawn every time, and the session link (:meth:`_sync_download`)
+        after it, so what the reader downloads is always the state shown.
         """
         ui = self._ui
         if ui is None:
@@ -310,14 +322,21 @@ class Explorer:
             ui["style"].value = scale_css(self.scale)
             if "size" in ui:
                 ui["size"].value = self.scale if self.scale in SCALES.values() else None
-            if "download" in ui:
-                try:
-                    ui["download"].value = download_html(self.session_json(), f"coalg-{self.KIND}-session.json")
-                except (ValueError, TypeError) as e:
-                    ui["download"].value = f"<i>no session file: {e}</i>"
         finally:
             self._busy = was
+        self._sync_download()
         self._show_message()
+
+    def _sync_download(self) -> None:
+        """Rebuild the download link from the state now: after every redraw, every change the reader
+        makes to a control and every action, so a click on it always saves what is on screen."""
+        ui = self._ui
+        if ui is None or "download" not in ui:
+            return
+        try:
+            ui["download"].value = download_html(self.session_json(), f"coalg-{self.KIND}-session.json")
+        except (ValueError, TypeError) as e:
+            ui["download"].value = f"<i>no session file: {e}</i>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The front end, for a notebook or a web page; a sentence for what cannot show widgets

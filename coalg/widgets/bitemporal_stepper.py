@@ -37,9 +37,9 @@ from .controls import figure_image, ipywidgets, realisation_picker, wide
 from .fields import Fields
 from .figures import name_panel, render
 from .stepping import Stepper
-from .text import data_html, esc, short
+from .text import data_html, esc, notation_html, short
 
-__all__ = ["BitemporalStepper", "Frame"]
+__all__ = ["BitemporalStepper", "Frame", "answers_compared", "stores_compared"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,16 @@ class Frame:
     data: Any
     store_h: Store
     store_h_prime: Store
+    shows: str = "after the whole recording"
+    """When the two stores drawn are taken: ``"before any call"``, ``"after call k of n"``, or after it all."""
+
+    @property
+    def query_point(self) -> tuple[int, int] | None:
+        """The point (τt, τv) this step's data speaks of (the witness of Obs^vt), if any."""
+        w = self.data.get("witness") if isinstance(self.data, dict) else None
+        if isinstance(w, dict) and isinstance(w.get("tt"), int) and isinstance(w.get("tv"), int):
+            return w["tt"], w["tv"]
+        return None
 
 
 class BitemporalStepper(Stepper):
@@ -97,18 +107,23 @@ class BitemporalStepper(Stepper):
                           {"k": k + 1, "tt": a.call.tt, "vt": a.call.vt, "vt_prime": b.call.vt,
                            "output_h": output_to_json(a.output), "output_h_prime": output_to_json(b.output),
                            "stores_equal": a.store == b.store},
-                          a.store, b.store)
+                          a.store, b.store, f"after call {k + 1} of {n}")
                     for k, (a, b) in enumerate(zip(r1.steps, r2.steps))]
 
         frames: list[Frame] = []
+        empty = (Store(), Store())
+        recorded = False  # until the recording is walked, nothing is in either store
         for step in self.proof.steps:
             if step.title.startswith("Recording"):
                 frames += per_call(step.explanation, step.data["calls"])
+                recorded = True
                 continue
-            frames.append(Frame(step.title, step.explanation, step.data, *final))
+            frames.append(Frame(step.title, step.explanation, step.data, *(final if recorded else empty),
+                                "after the whole recording" if recorded else "before any call"))
             if step.title.startswith("The valid-time channel") and self.proof.item == "7.1":
                 frames += per_call("Ψ^vt is the same left fold, but each created record now stores the "
                                    "call's valid time, so the two runs part where τv differs.", None)
+                recorded = True
         self.frames = frames
         self.position = min(self.position, len(frames) - 1)
         self.stores = final
@@ -167,7 +182,13 @@ class BitemporalStepper(Stepper):
         return len(self.frames)
 
     def _arrived(self) -> str:
-        return f"step {self.position + 1} of {len(self.frames)}: {self.frame.title}"
+        at = f"step {self.position + 1} of {len(self.frames)}: {_sup(self.frame.title)}"
+        point = self.frame.query_point
+        if point is None:
+            return at
+        self.tt, self.tv = point
+        return (f"{at} — the query sliders moved to τt = {point[0]}, τv = {point[1]}, the data point this "
+                "step speaks of (marked on the planes below).")
 
     goto = Stepper.step_to
     next = Stepper.forward
@@ -187,7 +208,7 @@ class BitemporalStepper(Stepper):
         self._set(realisation)
         self.position = 0
         self._say(f"now {'Proposition' if self.proof.item == '7.1' else 'Theorem'} {self.proof.item} on {name}, "
-                  f"from step 1: {self.frame.title}.")
+                  f"from step 1: {_sup(self.frame.title)}.")
         self._refresh()
         return True
 
@@ -201,7 +222,7 @@ class BitemporalStepper(Stepper):
         a1, a2 = self.answers()
         h, h2 = [r.content for r in a1.values()], [r.content for r in a2.values()]
         self._say(f"believed at τt = {tt} about τv = {tv}: Ψ(h) answers {', '.join(h) or 'nothing'}; "
-                  f"Ψ(h′) answers {', '.join(h2) or 'nothing'}" + (" — they differ." if a1 != a2 else " — the same."))
+                  f"Ψ(h′) answers {', '.join(h2) or 'nothing'} — {answers_compared(a1, a2)}.")
         self._refresh(proof=False)
         return h, h2
 
@@ -229,20 +250,57 @@ class BitemporalStepper(Stepper):
         return f"{'Proposition' if self.proof.item == '7.1' else 'Theorem'} {self.proof.item}, step {position + 1}."
 
     # ----------------------------------------------------------------- views
-    def step_html(self) -> str:
-        """The step shown: its title, explanation, whether the two stores agree, and its data (as a list)."""
+    def explanation_html(self, *, recorded: bool = False) -> str:
+        """The step's explanation in the book's notation; a query point it mentions is named
+        (``recorded``: for a tour, which has planes but no sliders)."""
         f = self.frame
+        text = notation_html(f.explanation)
+        point = f.query_point
+        if point is not None:
+            where = "marked on the planes below" + ("" if recorded else ", where the sliders now stand")
+            text = text.replace("At the query point below",
+                                f"At the query point τt = {point[0]}, τv = {point[1]} (the data point of this "
+                                f"step, {where})")
+        return text
+
+    def stores_sentence(self, *, planes: bool = False) -> str:
+        """What the two stores are at this step, when they are taken, and whether (and how) they differ;
+        ``planes``: the picture is the bitemporal planes at the step's query point, not the stores."""
+        f = self.frame
+        if f.shows == "before any call":
+            return "The stores drawn: nothing is recorded yet, so Ψ(h) and Ψ(h′) are both empty (∅)."
+        diff = stores_compared(f.store_h, f.store_h_prime)
         equal = f.store_h == f.store_h_prime
+        verdict = (f"<b style='color:{ADDED if equal else REMOVED}'>{'equal' if equal else 'different'}</b>"
+                   + ("." if equal else f": {esc(diff)}."))
+        if planes and f.query_point is not None:
+            tt, tv = f.query_point
+            return (f"The picture changes: it shows the bitemporal planes of Ψ(h) and Ψ(h′) {f.shows}, "
+                    f"the query point τt = {tt}, τv = {tv} marked. The two stores are {verdict}")
+        return f"The stores drawn: Ψ(h) and Ψ(h′) {f.shows} — {verdict}"
+
+    def step_html(self, heading: bool = True, *, recorded: bool = False) -> str:
+        """The step shown: its title (unless ``heading`` is false: a tour titles its frames itself),
+        explanation, the stores drawn and how they compare, and its data (as a list).
+
+        ``recorded``: for a tour, whose picture at a step with a query point is :meth:`planes_svg`
+        at that point (:meth:`tour_svg`), and which has no sliders."""
+        f = self.frame
         head = (f"<div><b>{'Theorem' if self.proof.item == '5.27' else 'Proposition'} {self.proof.item}</b> on "
-                f"<code>{self.realisation.name}</code> — step {self.position + 1} of {len(self.frames)}</div>")
-        return (head + f"<div style='font-weight:bold;font-size:110%;margin:4px 0'>{esc(f.title)}</div>"
-                f"<div>{esc(f.explanation)}</div>"
-                f"<div>The two stores shown are <b style='color:{ADDED if equal else REMOVED}'>"
-                f"{'equal' if equal else 'different'}</b>.</div>"
+                f"<code>{self.realisation.name}</code> — step {self.position + 1} of {len(self.frames)}</div>"
+                f"<div style='font-weight:bold;font-size:110%;margin:4px 0'>{notation_html(f.title)}</div>"
+                if heading else "")
+        return (head + f"<div>{self.explanation_html(recorded=recorded)}</div>"
+                f"<div>{self.stores_sentence(planes=recorded)}</div>"
                 f"<details><summary>the step's data</summary>{data_html(f.data)}</details>")
 
+    def tour_svg(self) -> bytes:
+        """The picture a tour shows at this step: the planes at the step's query point, if it has one
+        (the sliders are moved there on arriving), else the two stores of the step."""
+        return self.planes_svg() if self.frame.query_point is not None else self.stores_svg()
+
     def stores_svg(self) -> bytes:
-        """The two stores of the step shown, side by side."""
+        """The two stores of the step shown, side by side (empty before the first call is recorded)."""
         f = self.frame
 
         def draw(axes: list[Any]) -> None:
@@ -295,7 +353,8 @@ class BitemporalStepper(Stepper):
                              ui["planes"], self._session_bar(ui)])
 
     def _show_position(self) -> None:
-        self._refresh(planes=False)  # the planes show the final stores: a step does not change them
+        # the planes show the final stores: only a step that moves the query point redraws them
+        self._refresh(planes=self.frame.query_point is not None)
 
     def _draw(self, ui: dict[str, Any], proof: bool = True, planes: bool = True) -> None:
         if proof:
@@ -315,3 +374,52 @@ class BitemporalStepper(Stepper):
         last = len(self.frames) - 1
         return {k for k, off in (("button:first", self.position == 0), ("button:back", self.position == 0),
                                  ("button:next", self.position == last)) if off}
+
+
+_FIELDS = (("content", "content"), ("valid_time", "stored valid time"), ("created_at", "transaction time"),
+           ("updated_at", "update time"), ("type", "type"), ("namespace", "namespace"), ("tags", "tags"),
+           ("summary", "summary"), ("metadata", "metadata"))
+
+
+def _show(v: Any) -> str:
+    return "none" if v is None else ", ".join(sorted(v)) if isinstance(v, frozenset) else str(v)
+
+
+def records_compared(a: dict[Id, Record], b: dict[Id, Record]) -> list[str]:
+    """How two maps of records differ, one phrase per difference (empty when they are equal)."""
+    out = []
+    only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
+    if only_a:
+        out.append(f"only Ψ(h) holds {', '.join(only_a)}")
+    if only_b:
+        out.append(f"only Ψ(h′) holds {', '.join(only_b)}")
+    for i in sorted(set(a) & set(b)):
+        if a[i] == b[i]:
+            continue
+        parts = [f"{name} is {short(_show(getattr(a[i], key)), 24)} in Ψ(h) and "
+                 f"{short(_show(getattr(b[i], key)), 24)} in Ψ(h′)"
+                 for key, name in _FIELDS if getattr(a[i], key) != getattr(b[i], key)]
+        out.append(f"{i}'s " + "; its ".join(parts))
+    return out
+
+
+def answers_compared(a: dict[Id, Record], b: dict[Id, Record]) -> str:
+    """The two answers of a query compared: the same, or what differs (content, valid time, both, …)."""
+    diffs = records_compared(a, b)
+    if not diffs:
+        return "the same"
+    same_content = sorted(r.content for r in a.values()) == sorted(r.content for r in b.values())
+    return ("the same content, but the records differ: " if same_content else "they differ: ") + "; ".join(diffs)
+
+
+def stores_compared(s: Store, t: Store) -> str:
+    """How two stores differ (records, then edges), or ``""`` when they are equal."""
+    diffs = records_compared(dict(s.records), dict(t.records))
+    if s.edges != t.edges:
+        diffs.append(f"{len(s.edges ^ t.edges)} edge(s) are in one store only")
+    return "; ".join(diffs)
+
+
+def _sup(title: str) -> str:
+    """A step's title for the message line (plain text): ``^vt`` as the superscript ᵛᵗ."""
+    return title.replace("^vt", "ᵛᵗ")

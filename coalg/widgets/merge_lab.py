@@ -16,7 +16,7 @@ The sentences are written by :mod:`.merge_text`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..bisim import allocation_blind_bisimilar, allocation_blind_witness
@@ -210,10 +210,10 @@ class MergeLab(Explorer):
         the store with the selected records highlighted."""
         r = self.result
         if r is None:
-            return store_svg(self.store, highlight=list(self.ids), labels="both", width=8.5, scale=self.scale,
-                             highlight_label="selected (no merge)")
-        return store_svg(r["store"], highlight=r["highlight"], labels="both", width=8.5, scale=self.scale,
-                         highlight_label="the merged record")
+            return store_svg(self.store, highlight=list(self.ids), labels=_label(self.store), width=8.5,
+                             scale=self.scale, highlight_label="selected (no merge)")
+        return store_svg(r["store"], highlight=r["highlight"], labels=_label(r["store"]), width=8.5,
+                         scale=self.scale, highlight_label="the merged record")
 
     def _build(self, ui: dict[str, Any]) -> None:
         w = ipywidgets()
@@ -266,3 +266,15 @@ class MergeLab(Explorer):
         ui["realisation"].value = self.realisation.name
         ui["result"].value = self.result_html()
         ui["figure"].value = self.figure_svg()
+
+
+def _label(store: Store) -> Callable[[Id], str]:
+    """Node labels short enough not to run into each other: the identifier, then the start of the
+    content on a second line (a merged record's "[Source 1]: " prefix left out: the table says it)."""
+    def label(i: Id) -> str:
+        r = store.records.get(i)
+        if r is None:
+            return i
+        text = r.content.removeprefix("[Source 1]: ").replace("\n", " ")
+        return f"{i}\n{short(text, 12)}"
+    return label

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..model import Store
 from ..viz import ADDED, NEUTRAL, REMOVED
-from .text import esc, html_table, short
+from .text import esc, html_table, reason_text, short, witness_culprit
 
 __all__ = ["result_html", "witness_sentence"]
 
@@ -33,7 +33,12 @@ def witness_sentence(w: dict[str, Any] | None) -> str:
         return ""
     first = w.get("first", w)
     side = "this order's" if first.get("side") == "left" else "the other order's"
-    reason = first.get("reason")
+    reason = reason_text(str(first.get("reason") or ""))
+    where = witness_culprit(first)
+    if where != str(first.get("id")):
+        reason = (f"it matches {first.get('against')} up to allocation, but following "
+                  f"{' · '.join(first.get('path', ()))} leads to {where}, and there {reason}. "
+                  f"The difference is in {where}")
     return esc(f"Refinement finds no partner for {side} {first.get('id')}"
                + (f": {reason}." if reason else "."))
 

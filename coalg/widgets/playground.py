@@ -181,7 +181,8 @@ class DerivationPlayground(Explorer):
 
     def _allocate(self, letter: Letter) -> Allocation:
         stores = [self.start] + [st.after for st in self.steps]
-        return next_allocation(stores, letter, [st.call.allocation.clock for st in self.steps])
+        return next_allocation(stores, letter, [st.call.allocation.clock for st in self.steps],
+                               issued=[j for st in self.steps for j in st.call.allocation.ids])
 
     def _run(self, call: Call, realisation: Realisation, theta: Theta, *, clear_redo: bool) -> StepReport | None:
         before = self.store

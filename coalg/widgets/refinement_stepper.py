@@ -25,7 +25,7 @@ from .controls import figure_image, ipywidgets, wide
 from .fields import Fields
 from .figures import MAX_WIDTH, canvas, name_panel, render, store_height
 from .stepping import Stepper
-from .text import esc, html_table, short
+from .text import esc, html_table, reason_text, short, witness_culprit
 
 __all__ = ["RefinementStepper"]
 
@@ -73,8 +73,8 @@ class RefinementStepper(Stepper):
         self._store_from(start)
         self.compare(self.pair_name)
         blocks = len(set(self.rounds[0].values()))
-        self.message = (f"round 0 of {self.store_name}: {blocks} block(s) — press “round ▶” to refine.  "
-                        f"Below: {self.message}")
+        self.message = (f"round 0 of {self.store_name}: {blocks} block(s) — press “round ▶” to refine."
+                        f"{self._recordless()}  Below: {self.message}")
 
     def _store_from(self, start: str | Store) -> None:
         if isinstance(start, Store):
@@ -128,7 +128,20 @@ class RefinementStepper(Stepper):
         r = self.position
         blocks = len(set(self.rounds[r].values()))
         last = r == len(self.rounds) - 1
-        return f"round {r}: {blocks} block(s)" + (" — stable: this is bisimilarity." if last else ".")
+        return (f"round {r}: {blocks} block(s)" + (" — stable: this is bisimilarity." if last else ".")
+                + self._recordless())
+
+    def _recordless(self) -> str:
+        """A sentence introducing the identifiers of the store that hold no record (⊥), if any."""
+        none = sorted(self.store.ids() - self.store.dom())
+        if not none:
+            return ""
+        by = sorted({e.source for e in self.store.edges if e.target in none}
+                    | {e.target for e in self.store.edges if e.source in none})
+        one = len(none) == 1
+        return (f" {', '.join(none)} {'holds' if one else 'hold'} no record (⊥): an edge of "
+                f"{', '.join(by)} mentions {'it' if one else 'them'}, but the store keeps no record there, "
+                f"so {'it is' if one else 'they are'} refined like any identifier.")
 
     def _show_position(self) -> None:
         self._refresh(compare=False)  # the comparison below does not depend on the round
@@ -156,8 +169,10 @@ class RefinementStepper(Stepper):
             if first.get("against"):
                 (right if first["side"] == "left" else left).append(first["against"])
             self.pair_highlight = (left, right)
-            self._say(f"{name}: not ≈ — {'s' if first['side'] == 'left' else 't'}'s {first['id']} has no partner. "
-                      f"{note}.")
+            where = witness_culprit(first)
+            self._say(f"{name}: not ≈ — {'s' if first['side'] == 'left' else 't'}'s {first['id']} has no partner"
+                      + (f": the difference is in {where}, reached by {' · '.join(first['path'])}"
+                         if where != first["id"] else "") + f". {note}.")
         self._refresh()
         return True
 
@@ -210,7 +225,14 @@ class RefinementStepper(Stepper):
                     f"behaves the same up to allocation, and back. {esc(note)}.</div>")
         first = wit["first"]
         rec = (s if first["side"] == "left" else t).records.get(first["id"])
-        why = first.get("reason") or "no identifier on the other side behaves the same"
+        why = reason_text(first.get("reason") or "no identifier on the other side behaves the same")
+        where = witness_culprit(first)
+        if where != first["id"]:
+            mine, other = ("s", "t") if first["side"] == "left" else ("t", "s")
+            reached = first["reached"]
+            why = (f"its record matches {other}'s {first['against']} up to allocation, but following "
+                   f"{' · '.join(first['path'])} leads to {mine}'s {reached[0]} and {other}'s {reached[1]}, "
+                   f"and there {why}. The difference is in {where}")
         rows = [[f"<code>{esc(i)}</code>", _content(s, i), _content(t, i)]
                 for i in sorted(set(wit["unmatched_left"]) | set(wit["unmatched_right"]))[:8]]
         table = html_table(rows, header=["identifier", "in s", "in t"])
@@ -279,3 +301,4 @@ class RefinementStepper(Stepper):
 def _content(s: Store, i: Id) -> str:
     r = s.records.get(i)
     return "—" if r is None else f"“{esc(short(r.content, 48))}” ({esc(r.type)}, {esc(r.namespace)})"
+

@@ -37,10 +37,10 @@ import json
 import math
 import os
 import stat
-import tempfile
 from typing import Any
 
 from ..errors import InputError
+from ..userfiles import display_name, write_atomic
 
 __all__ = [
     "FORMAT",
@@ -93,31 +93,17 @@ def dumps_session(kind: str, state: dict[str, Any]) -> str:
 def write_session(path: str | os.PathLike[str], kind: str, state: dict[str, Any]) -> None:
     """Write the session atomically: the target is replaced only once the new file is complete.
 
-    A target that exists and is not a regular file (a folder, a FIFO) is refused.
+    Written by :func:`coalg.userfiles.write_atomic` (a symbolic link stays a
+    link, the file keeps its mode).  A target that exists and is not a regular
+    file (a folder, a FIFO) is refused, and a state that cannot be written as
+    JSON in UTF-8 is a :class:`SessionError`; the old file is then unchanged.
     """
-    name = os.fspath(path)
-    text = dumps_session(kind, state)
+    name = display_name(path)
     try:
-        st = os.stat(name)
-    except FileNotFoundError:
-        pass
-    else:
-        if not stat.S_ISREG(st.st_mode):
-            raise SessionError("is not a regular file; choose a file name", source=name)
-    folder = os.path.dirname(os.path.abspath(name))
-    fd, tmp = tempfile.mkstemp(prefix=".session-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, name)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+        text = dumps_session(kind, state)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise SessionError(f"cannot be written: {' '.join(str(e).split())[:300]}", source=name) from None
+    write_atomic(path, (text.encode("utf-8") for _ in (0,)), lambda msg: SessionError(msg, source=name))
 
 
 # --------------------------------------------------------------------------- reading

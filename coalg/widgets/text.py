@@ -12,17 +12,49 @@ the store coalgebra answers (§3.3).  Every explorer shows them the same way.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from ..model import Created, Err, Flag, Found, Output, Theta, Wrote
 
-__all__ = ["data_html", "esc", "html_table", "message_html", "output_text", "short", "theta_text"]
+__all__ = ["data_html", "esc", "html_table", "message_html", "notation_html", "output_text", "reason_text", "short", "theta_text",
+           "witness_culprit"]
 
 
 def esc(x: object) -> str:
     """``x`` as text, escaped for HTML."""
     return html.escape(str(x))
+
+
+_NOTATION = re.compile(r"(?<![\w])(Hist|Obs|Ψ|τv|τt|a)([_^])(rec|vt|k)(?![\w])")
+
+
+def notation_html(text: str) -> str:
+    """``text`` escaped, with the book's sub- and superscripts set as such: ``Hist_rec`` becomes
+    Hist<sub>rec</sub>, ``Obs^vt`` Obs<sup>vt</sup>, ``τv_k`` τv<sub>k</sub>.
+
+    >>> notation_html("Obs^vt on Hist_rec, κ(a_k, τv_k); created_at stays")
+    'Obs<sup>vt</sup> on Hist<sub>rec</sub>, κ(a<sub>k</sub>, τv<sub>k</sub>); created_at stays'
+    """
+    return _NOTATION.sub(lambda m: f"{m[1]}<{'sub' if m[2] == '_' else 'sup'}>{m[3]}"
+                                   f"</{'sub' if m[2] == '_' else 'sup'}>", esc(text))
+
+
+def reason_text(reason: str) -> str:
+    r"""A witness's reason as a reader reads it: a line break quoted inside a content (``\\n``) is a space.
+
+    >>> reason_text("observation differs: record 'a\\nb' vs record 'c'")
+    "observation differs: record 'a b' vs record 'c'"
+    """
+    return reason.replace("\\n", " ").replace("\n", " ")
+
+
+def witness_culprit(first: dict[str, Any]) -> str:
+    """The identifier where an allocation-blind witness's difference is immediate: the end of its
+    path (on the side of the identifier without a partner), or that identifier when there is no path."""
+    reached = first.get("reached")
+    return str(reached[0]) if reached and first.get("path") else str(first.get("id"))
 
 
 def short(text: str, n: int = 40) -> str:

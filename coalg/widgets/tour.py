@@ -9,9 +9,9 @@ link made in the browser (``jslink``): the slider's value is the index of the
 frame shown.  The link lives in the saved widget state, so the page steps
 through the frames with no kernel at all, by mouse or keyboard.
 
-The frames sit in a ``Tab`` whose tab bar the book's stylesheet hides (the
-slider is the only way to move); a second ``Tab`` of one-line labels, linked
-to the same slider, is the readout "step k of n".  A :class:`Tour` displays as
+The frames sit in a ``Stack`` (only the selected one shows, and there is no
+tab bar: the slider is the only way to move); a second ``Stack`` of one-line
+labels, linked to the same slider, is the readout "step k of n".  A :class:`Tour` displays as
 that widget, and offers the builders that cannot show widgets (the LaTeX one,
 for ``make pdf``) its frames in sequence, as text (``text/markdown``).
 
@@ -45,6 +45,8 @@ MAX_FRAMES = 60
 _TAG = re.compile(r"<[^>]+>")
 _BREAK = re.compile(r"<(?:br|/div|/p|/li|/tr|/summary|/h\d)\s*/?>", re.IGNORECASE)
 _CELL = re.compile(r"</t[dh]>", re.IGNORECASE)
+_SUB = re.compile(r"<sub>(.*?)</sub>", re.IGNORECASE)
+_SUP = re.compile(r"<sup>(.*?)</sup>", re.IGNORECASE)
 _DETAILS = re.compile(r"<details\b.*?</details>", re.IGNORECASE | re.DOTALL)
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|$~:&])")
 
@@ -102,15 +104,18 @@ def _frame_box(w: Any, f: TourFrame, k: int, n: int) -> Any:
     return box
 
 
-def tour_widget(frames: Sequence[TourFrame], *, title: str = "") -> Any:
-    """The tour of ``frames`` as a ``VBox`` (CSS class ``coalg-tour``) that steps with no kernel.
+@dataclass(frozen=True)
+class _Parts:
+    """The widgets of a tour: the whole box, the slider, the readout, the frames, the browser links."""
 
-    Its children: a title and :data:`NOTE` (``HTML``); a row with the
-    ``IntSlider`` (0 … n−1) and the readout; the ``Tab`` of frames.  The slider
-    is ``jslink``-ed to the ``selected_index`` of both tabs, so the browser
-    moves them itself.  Bad frames raise ``TypeError``/``ValueError`` naming the
-    frame and what is wrong, before any widget is made.
-    """
+    box: Any
+    slider: Any
+    readout: Any
+    pages: Any
+    links: tuple[Any, ...]
+
+
+def _build(frames: Sequence[TourFrame], title: str) -> _Parts:
     fs = _check(frames)
     w = ipywidgets()
     n = len(fs)
@@ -118,26 +123,39 @@ def tour_widget(frames: Sequence[TourFrame], *, title: str = "") -> Any:
                          continuous_update=True, style={"description_width": "initial"},
                          layout=w.Layout(width="100%", max_width="24em", flex="1 1 12em"),
                          tooltip="Move through the recorded states (arrow keys work once it has the focus).")
-    readout = w.Tab(children=[w.HTML(f"<b>{_readout(k, n)}</b>") for k in range(n)], selected_index=0,
-                    layout=w.Layout(width="auto", flex="0 0 auto"))
+    # Stacks, not tabs: only the selected child is shown, and there is no tab bar to hide or to leave empty
+    readout = w.Stack(children=[w.HTML(f"<b>{_readout(k, n)}</b>") for k in range(n)], selected_index=0,
+                      layout=w.Layout(width="auto", flex="0 0 auto"))
     readout.add_class("coalg-tour-readout")
-    pages = w.Tab(children=[_frame_box(w, f, k, n) for k, f in enumerate(fs)], selected_index=0,
-                  titles=[_readout(k, n) for k in range(n)])
+    pages = w.Stack(children=[_frame_box(w, f, k, n) for k, f in enumerate(fs)], selected_index=0)
     pages.add_class("coalg-tour-frames")
-    links = [w.jslink((slider, "value"), (pages, "selected_index")),
-             w.jslink((slider, "value"), (readout, "selected_index"))]
+    links = (w.jslink((slider, "value"), (pages, "selected_index")),
+             w.jslink((slider, "value"), (readout, "selected_index")))
     head = w.HTML((f"<div class='coalg-tour-heading'><b>{esc(title)}</b></div>" if title else "")
                   + f"<div class='coalg-tour-note'><i>{esc(NOTE)}</i></div>")
     row = w.HBox([slider, readout], layout=w.Layout(flex_flow="row wrap", align_items="center"))
     box = w.VBox([head, row, pages], layout=w.Layout(max_width="100%"))
     box.add_class("coalg-tour")
-    box._coalg_tour = (slider, readout, pages, links)  # what a test or :class:`Tour` looks at
-    return box
+    return _Parts(box, slider, readout, pages, links)
+
+
+def tour_widget(frames: Sequence[TourFrame], *, title: str = "") -> Any:
+    """The tour of ``frames`` as a ``VBox`` (CSS class ``coalg-tour``) that steps with no kernel.
+
+    Its children: a title and :data:`NOTE` (``HTML``); a row with the
+    ``IntSlider`` (0 … n−1) and the readout (a ``Stack`` of one-line labels);
+    the ``Stack`` of frames.  The slider is ``jslink``-ed to the
+    ``selected_index`` of both stacks, so the browser moves them itself.  Bad
+    frames raise ``TypeError``/``ValueError`` naming the frame and what is
+    wrong, before any widget is made.  :class:`Tour` keeps the parts by name.
+    """
+    return _build(frames, title).box
 
 
 def _plain(fragment: str) -> str:
     """HTML as plain text: folded details and tags dropped, entities read, blank runs squeezed."""
-    text = _TAG.sub("", _CELL.sub(" ", _BREAK.sub("\n", _DETAILS.sub("", fragment))))
+    text = _SUP.sub(r"^\1", _SUB.sub(r"_\1", fragment))
+    text = _TAG.sub("", _CELL.sub(" ", _BREAK.sub("\n", _DETAILS.sub("", text))))
     lines = [" ".join(html.unescape(line).split()) for line in text.splitlines()]
     return "\n".join(line for line in lines if line)
 
@@ -157,8 +175,9 @@ class Tour:
     def __init__(self, frames: Sequence[TourFrame], *, title: str = "") -> None:
         self.frames = _check(frames)
         self.title = title
-        self.widget = tour_widget(self.frames, title=title)
-        self.slider, self.readout, self.frames_tab, self.links = self.widget._coalg_tour
+        parts = _build(self.frames, title)
+        self.widget = parts.box
+        self.slider, self.readout, self.frames_tab, self.links = parts.slider, parts.readout, parts.pages, parts.links
 
     def __len__(self) -> int:
         return len(self.frames)

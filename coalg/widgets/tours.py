@@ -47,7 +47,8 @@ def _message(e: Explorer) -> str:
 
 def bitemporal_tour() -> Tour:
     """Theorem 5.27 on ContextFS, every step (the recording call by call), then Proposition 7.1 on
-    the repaired realisation; each frame shows the step and the two recorded stores."""
+    the repaired realisation; each frame shows the step once (the frame's title is the step's) and
+    the stores of that step, or the planes at the query point a step speaks of."""
     bs = BitemporalStepper()
     frames = []
     for name in ("contextfs", "repaired"):
@@ -55,7 +56,8 @@ def bitemporal_tour() -> Tour:
         for k in range(len(bs.frames)):
             bs.goto(k)
             item = "Theorem 5.27" if bs.proof.item == "5.27" else "Proposition 7.1"
-            frames.append(TourFrame(f"{item} on {name}: {bs.frame.title}", bs.step_html(), bs.stores_svg()))
+            title = f"{item} on {name}: {bs.frame.title}".replace("^vt", "ᵛᵗ")  # as the message line writes it
+            frames.append(TourFrame(title, bs.step_html(heading=False, recorded=True), bs.tour_svg()))
     return Tour(frames, title="Theorem 5.27, then its twin Proposition 7.1")
 
 

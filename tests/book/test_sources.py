@@ -6,7 +6,8 @@
 * tables come from ``coalg.paper.md_table``: no chapter builds HTML or pipe tables by hand, and
   none defines its own table helper;
 * numbered blocks: the paper's items carry the paper's number in their title, the book's own
-  carry a number that cannot be mistaken for one (P9.n, Rn), and every block is ``:nonumber:``
+  carry a number that cannot be mistaken for one (P9.n, Rn, and Bn for the standard
+  definitions of the background chapter), and every block is ``:nonumber:``
   so that no second, automatic number appears;
 * every figure has a caption and a name, and the text refers to it;
 * appendices are lettered, in the navigation and in their titles.
@@ -93,7 +94,7 @@ def test_numbered_blocks_are_titled_with_one_number(page: str, kind: str, title:
     assert ":nonumber:" in options, f"{page}: {kind} {title!r} would get a second number"
     paper = re.match(r"^(\d+\.\d+|[LS]\d) \(.+\)$", title)
     own = re.match(r"^(P9\.\d+|R\d+) \(.+\)$", title)
-    background = page == "02-background" and re.match(r"^\(.+\)$", title)
+    background = page == "02-background" and re.match(r"^(B\d+ )?\(.+\)$", title)
     if page == "09-1-executable-proposals":
         assert own and own[1].startswith("P9."), f"{page}: {title!r} is not numbered P9.n"
     elif page == "contextfs-at-runtime":

@@ -30,7 +30,7 @@ from coalg.viz import (
     plot_unfoldings,
 )
 from coalg.viz.plane import plane_limits
-from coalg.bitemporal import meeting_example, recording
+from coalg.bitemporal import believed, meeting_example, recording
 from coalg.model import get_realisation
 
 
@@ -155,6 +155,30 @@ def test_planes_share_stable_axes_and_keep_the_answer_inside() -> None:
             assert ax.get_window_extent(renderer).contains(*box.get_window_extent(renderer).p0)
             assert ax.get_window_extent(renderer).contains(*box.get_window_extent(renderer).p1)
     assert len(set(extents)) == 1
+
+
+def test_plane_answer_outside_keeps_box_and_leader_off_the_plot() -> None:
+    h, _ = meeting_example()
+    s = recording(h, get_realisation("repaired")).final
+    fig, ax = plt.subplots(figsize=(6, 4))
+    plot_bitemporal_plane(s, tt=5, tv=3, ax=ax, mode="current", answer="outside")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    box = next(t for t in ax.texts if t.get_text().startswith("believed"))
+    assert box.get_text() == "believed at (τt = 5, τv = 3):\n" + "\n".join(
+        f"{i}: {r.content[:28]}" for i, r in believed(s, 5, 3, mode="current").items()
+    )
+    assert box.get_window_extent(renderer).x0 > frame.x1  # the box is right of the plot
+    leader = box.arrow_patch
+    assert leader is not None and leader.get_window_extent(renderer).x0 >= frame.x1 - 1.0
+    # the leader starts at the query's transaction time on the right frame, where a triangle sits
+    row = next(line for line in ax.lines if line.get_label() == "_query row")
+    assert row.get_marker() == "<" and [float(v) for v in row.get_ydata()] == [5.0]
+    assert row.get_transform() == ax.get_yaxis_transform() and list(row.get_xdata()) == [1.0]
+    assert box.xy == (1.0, 5.0)
+    with pytest.raises(ValueError, match="answer must be"):
+        plot_bitemporal_plane(s, tt=5, tv=3, answer="below")  # type: ignore[arg-type]
 
 
 def test_place_labels_prefers_the_first_free_position() -> None:

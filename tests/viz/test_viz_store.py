@@ -39,6 +39,7 @@ from coalg.viz import (
     store_layout,
     unfolding_diff,
 )
+from coalg.viz.charts import stable_block_numbers
 
 
 @pytest.fixture(autouse=True)
@@ -259,6 +260,62 @@ def test_refinement_rounds_end_at_behaviour_classes(s: Store) -> None:
         assert len(pairs) == len(set(later.values()))
 
 
+def test_plot_store_pairs_join_two_nodes_by_a_dashed_arc_named_in_the_legend() -> None:
+    from matplotlib.patches import FancyArrowPatch
+
+    from coalg.viz.store import PAIR_COLOUR
+
+    s = _store()
+    ax = plot_store(s, pairs=[("id0002", "id0005", "same prefix id000")])
+    arcs = [p for p in ax.patches if str(p.get_label()).startswith("_pair ")]
+    assert [str(p.get_label()) for p in arcs] == ["_pair id0002 id0005"]
+    assert isinstance(arcs[0], FancyArrowPatch) and to_hex(arcs[0].get_edgecolor()) == PAIR_COLOUR.lower()
+    assert arcs[0].get_linestyle() not in ("-", "solid")  # dashed, unlike an ancestry edge
+    assert "same prefix id000" in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert not any(str(p.get_label()).startswith("_pair ") for p in plot_store(s).patches)
+    with pytest.raises(ValueError, match="two different nodes"):
+        plot_store(s, pairs=[("id0002", "nowhere", "x")])
+    with pytest.raises(ValueError, match="two different nodes"):
+        plot_store(s, pairs=[("id0002", "id0002", "x")])
+
+
+def _colours(ax: object) -> dict[str, str]:
+    return {i: to_hex(line.get_markerfacecolor()) for i, line in _nodes(ax).items()}
+
+
+def test_plot_refinement_a_block_keeps_its_colour_when_it_splits() -> None:
+    # Fig. 2.1's store: round 1 splits b off {a, b}; p and q keep their blocks
+    s = Store.of(
+        {"a": Record("x"), "b": Record("x"), "p": Record("p"), "q": Record("q")},
+        [("a", Relation.EVOLVED_FROM, "p"), ("b", Relation.EVOLVED_FROM, "q")],
+    )
+    first, second = (_colours(ax) for ax in plot_refinement(s))
+    assert first["a"] == first["b"] and len({first["a"], first["p"], first["q"]}) == 3
+    assert second["a"] == first["a"] and second["p"] == first["p"] and second["q"] == first["q"]
+    assert second["b"] not in set(first.values())  # the part that split off: a colour not used before
+    # every round of a larger store: a block unchanged since the last round keeps its colour,
+    # and each block that splits leaves its colour on exactly one of its parts
+    s = _store()
+    rounds = refinement_rounds(s)
+    drawn = [_colours(ax) for ax in plot_refinement(s)]
+    assert len({c for d in drawn for c in d.values()}) <= len(PALETTE)
+    for (p0, c0), (p1, c1) in itertools.pairwise(zip(rounds, drawn)):
+        for block in set(p0.values()):
+            members = {i for i in p0 if p0[i] == block}
+            parts = {p1[i] for i in members}
+            keepers = {b for b in parts if {c1[i] for i in members if p1[i] == b} == {c0[min(members)]}}
+            assert len(keepers) == 1
+            if len(parts) == 1:
+                assert {c1[i] for i in members} == {c0[min(members)]}
+
+
+def test_stable_block_numbers_rejects_rounds_that_do_not_refine() -> None:
+    with pytest.raises(ValueError, match="does not refine"):
+        stable_block_numbers([{"a": 0, "b": 1}, {"a": 0, "b": 0}])
+    with pytest.raises(ValueError, match="other identifiers"):
+        stable_block_numbers([{"a": 0}, {"b": 0}])
+
+
 def test_plot_refinement_one_panel_per_round_coloured_by_block() -> None:
     s = _store()
     rounds = refinement_rounds(s)
@@ -267,8 +324,11 @@ def test_plot_refinement_one_panel_per_round_coloured_by_block() -> None:
     for ax, part in zip(axes, rounds):
         nodes = _nodes(ax)
         assert set(nodes) == set(part)
-        for i, line in nodes.items():
-            assert to_hex(line.get_markerfacecolor()) == PALETTE[part[i] % len(PALETTE)].lower()
+        # same colour exactly when same block of this round (fewer than eight blocks here)
+        assert len(set(part.values())) <= len(PALETTE)
+        for i, j in itertools.combinations(sorted(nodes), 2):
+            same = to_hex(nodes[i].get_markerfacecolor()) == to_hex(nodes[j].get_markerfacecolor())
+            assert same == (part[i] == part[j])
         blocks = len(set(part.values()))
         assert any(t.get_text().startswith(f"round {axes.index(ax)}: {blocks} block") for t in ax.texts)
         assert ax.get_title() == ""

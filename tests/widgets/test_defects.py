@@ -34,7 +34,9 @@ def test_deleting_the_focus_is_not_descendants_growing() -> None:
     ae.widget  # noqa: B018
     assert ae.delete("id0005")
     st = ae.state
-    assert st["focus_deleted"] and st["descendants_added"] == [] and st["ancestry_removed"] == []
+    assert st["focus_deleted"] and st["focus_status"] == "deleted" and st["descendants_added"] == []
+    # what the lists say is true: after the delete the focus holds no record, so none of its ancestry is left
+    assert st["ancestry_removed"] == ["id0001", "id0002", "id0004", "id0005"] and st["ancestry_added"] == []
     verdict = html.unescape(ae._ui["verdict"].value)
     assert "was deleted" in verdict and "grew" not in verdict
     assert "5.13" not in verdict and "5.2" not in verdict and "5.7" not in verdict

@@ -90,8 +90,12 @@ def test_the_slider_is_linked_in_the_browser_to_the_frames_and_the_readout() -> 
 def test_tour_widget_is_the_tour_without_the_wrapper() -> None:
     box = tour_widget(_frames(2), title="x")
     assert "coalg-tour" in box._dom_classes and isinstance(box, ipywidgets.VBox)
-    slider, _readout, pages, _links = box._coalg_tour
+    assert not hasattr(box, "_coalg_tour")  # the tour's state is kept by the Tour, not put on a widget
+    slider = box.children[1].children[0]
+    pages = box.children[2]
     assert slider.max == 1 and len(pages.children) == 2
+    # stacks: no tab bar to hide, or to show empty above the tour
+    assert all(isinstance(x, ipywidgets.Stack) for x in (pages, box.children[1].children[1]))
 
 
 @pytest.mark.parametrize(("frames", "error", "words"), [
@@ -187,7 +191,7 @@ def test_bitemporal_tour_is_theorem_5_27_then_proposition_7_1_step_by_step() -> 
     assert all(f.title.startswith("Theorem 5.27 on contextfs") for f in t.frames[:n527])
     assert all(f.title.startswith("Proposition 7.1 on repaired") for f in t.frames[n527:])
     texts = _texts(t)
-    assert "are <b style='color:#" in texts[0]
+    assert "nothing is recorded yet" in texts[0] and "<b style='color:#" not in texts[0]
     assert ">equal</b>" in texts[n527 - 1] and ">different</b>" in texts[-1]
 
 
@@ -195,7 +199,7 @@ def test_ancestry_tour_derives_then_deletes_an_ancestor() -> None:
     texts = _texts(TOURS["ancestry"]())
     assert "No step yet" in texts[0]
     assert "<b>unchanged</b>, as Theorem 5.7 says" in texts[1] and "Proposition 5.13" in texts[1]
-    assert "changed</b>: it lost id0001 — Proposition 5.2" in texts[-1]
+    assert "changed</b>: it lost the record(s) id0001" in texts[-1] and "— Proposition 5.2" in texts[-1]
 
 
 def test_refinement_tour_reaches_the_stable_partition_then_compares() -> None:

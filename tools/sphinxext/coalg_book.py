@@ -24,6 +24,9 @@ What it does, each for a reason a reader meets:
 * **Small saved pages**: nodes parsed from ``{eval-rst}`` blocks are re-homed in
   their page's document, so a saved API page no longer carries the whole build
   environment (the build reads every saved page back at least twice).
+* **One mark for a reconstructed statement**: ``{recon}`recon-def-3-4``` renders a small
+  superscript R linking the statement's entry in Appendix D (the label it names), the
+  same on every page and in the PDF.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
@@ -119,17 +123,22 @@ _CLAUSE = re.compile(r"^([LS])(\d+)\b")
 # Laws L1-L7 are the clauses of Definition 3.21, schema S1-S4 those of Definition 3.23.
 _CLAUSE_OF = {"L": (3, 21), "S": (3, 23)}
 _OWN_NUMBER = re.compile(r"^([A-Z]+)(\d+)(?:\.(\d+))?\b")
+# The standard definitions recalled in the background chapter: B1, B2, …
+_BACKGROUND_NUMBER = re.compile(r"^B(\d+)\b")
 
 
 def _sort_key(title: str) -> tuple[int, tuple[Any, ...]]:
-    """(group, order): 0 = the paper's items by number, 1 = the book's own, 2 = unnumbered."""
+    """(group, order): 0 = the paper's items by number, 1 = the book's own, 2 = the background
+    chapter's standard definitions (B1, B2, … first, then any unnumbered block)."""
     if m := _PAPER_NUMBER.match(title):
         return 0, (int(m[1]), int(m[2]), 0)
     if m := _CLAUSE.match(title):
         return 0, (*_CLAUSE_OF[m[1]], int(m[2]))
+    if m := _BACKGROUND_NUMBER.match(title):
+        return 2, (int(m[1]), title)
     if m := _OWN_NUMBER.match(title):
         return 1, (m[1], int(m[2]), int(m[3] or 0))
-    return 2, (title,)
+    return 2, (1 << 30, title)
 
 
 def _collect_results(app: Sphinx, doctree: nodes.document) -> None:
@@ -390,7 +399,22 @@ def _latex_macros(app: Sphinx, config: Any) -> None:
     config.latex_elements = elements
 
 
+# ------------------------------------------------------------------ the reconstruction mark
+
+
+def _recon_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+                options: Any = None, content: Any = None) -> tuple[list[nodes.Node], list[Any]]:
+    """``{recon}`label```: a superscript "R" that links the Appendix D entry ``label``."""
+    label = text.strip()
+    ref = addnodes.pending_xref(rawtext, refdomain="std", reftype="ref", reftarget=label,
+                                refexplicit=True, refwarn=True)
+    ref += nodes.Text("R")
+    mark = nodes.superscript("", "", ref, classes=["recon-mark"])
+    return [mark], []
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_role("recon", _recon_role)
     app.add_config_value("coalg_exercise_prefix", {}, "env")
     app.connect("config-inited", _kernel_profile)
     app.connect("config-inited", _latex_macros)
