@@ -7,8 +7,10 @@
 #   make test   run the whole test suite (unit tests, doctests, book build + browser checks)
 #   make lab    JupyterLab on the whole project: every chapter and explorer opens as a notebook;
 #               your copies to play with live in scratch/ (git-ignored)
-#   make explorers  serve the explorer notebooks as live apps with Voila (127.0.0.1 only);
-#               a kernel with no browser for EXPLORERS_IDLE seconds (default 600) is culled
+#   make explorers  serve the explorer notebooks as live apps with Voila, on 127.0.0.1; for a class
+#               on its own laptops EXPLORERS_HOST=0.0.0.0 (prints the URLs and a token); a kernel
+#               with no browser for EXPLORERS_IDLE seconds (default 120) is culled; see
+#               `python tools/jupyter/serve_explorers.py --help` for the cap, pool and https
 #   make setup  install everything the above need (run by each of them)
 #   make mutation  mutation testing of the law and model modules (a benchmark, an hour or more;
 #               installs mutmut on demand into .mutation/, writes bench/results/mutation.json)
@@ -19,7 +21,7 @@ PY    := $(VENV)/bin/python
 JB    := $(VENV)/bin/jupyter-book
 LAB_PORT ?= 8888
 EXPLORERS_PORT ?= 8866
-EXPLORERS_IDLE ?= 600
+EXPLORERS_IDLE ?= 120
 
 .PHONY: setup book quick pdf test lab explorers clean mutation
 

@@ -329,9 +329,10 @@ class AncestryExplorer(Explorer):
             raise f.fail("focus", f"{focus!r} is not an identifier of the store")
         if other is not None and other not in stores[-1].records:
             raise f.fail("other", f"{other!r} holds no record in the store")
-        self.start_name, self.initial, self.calls = f.text("start_name", max_len=200), start, calls
+        start_name, content = f.text("start_name", max_len=200), f.text("content")  # all read before any change
+        self.start_name, self.initial, self.calls = start_name, start, calls
         self.before, self.after = stores[-2] if calls else start, stores[-1]
-        self.focus, self.other, self.content = focus, other, f.text("content")
+        self.focus, self.other, self.content = focus, other, content
         return f"{self.start_name}, {len(calls)} step(s), focus on {focus}."
 
     # ----------------------------------------------------------------- views

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import CoalgError
-from ..laws import StepReport, check_step, show_call
+from ..laws import StepReport, show_call
 from ..model import (
     DEFAULT_THETA,
     Allocation,
@@ -192,8 +192,9 @@ class DerivationPlayground(Explorer):
                       "and the call was not added to the word.", error=True)
             self._refresh()
             return None
-        report = check_step(realisation, before, call, out, after, theta=theta)
-        self.steps.append(Step(call, realisation.name, theta, out, before, after, report))
+        step = Step(call, realisation.name, theta, out, before, after)
+        report = step.report
+        self.steps.append(step)
         if clear_redo:
             self.redo_stack.clear()
         failed = report.failed()
@@ -334,12 +335,12 @@ class DerivationPlayground(Explorer):
             if isinstance(out, Err):
                 raise SessionError(f"{name} refuses this call: {out.reason}", source=source,
                                    field=f"state.word[{k}]")
-            steps.append(Step(call, name, theta, out, before, after,
-                              check_step(realisation, before, call, out, after, theta=theta)))
-        self.start, self.start_name = start, f.text("start_name", max_len=200)
+            steps.append(Step(call, name, theta, out, before, after))
+        start_name = f.text("start_name", max_len=200)  # every field read before anything changes
+        realisation, theta = get_realisation(f.text("realisation", choices=("contextfs", "repaired"))), f.theta("theta")
+        self.start, self.start_name = start, start_name
         self.steps, self.redo_stack = steps, list(runs[1])
-        self.realisation = get_realisation(f.text("realisation", choices=("contextfs", "repaired")))
-        self.theta = f.theta("theta")
+        self.realisation, self.theta = realisation, theta
         self.selection = selection | {"ids": [i for i in selection["ids"] if i in self.store.records]}
         return f"{self.start_name}, {len(steps)} call(s) on {self.realisation.name}."
 

@@ -43,6 +43,11 @@ def _comparisons() -> dict[str, tuple[Store, Store, str]]:
     }
 
 
+# The rounds are computed one by one, as the definition says (Θ(n · m) on a chain): a store the
+# stepper can show a round of at a time keeps that cost to about a second.
+MAX_STORE = 300
+
+
 class RefinementStepper(Stepper):
     """Partition refinement round by round, then allocation-blind comparison of two stores.
 
@@ -78,6 +83,9 @@ class RefinementStepper(Stepper):
 
     def _store_from(self, start: str | Store) -> None:
         if isinstance(start, Store):
+            if len(start.ids()) > MAX_STORE:
+                raise ValueError(f"the stepper shows stores of at most {MAX_STORE} identifiers, one round at a "
+                                 f"time (this one has {len(start.ids())}); `coalg bisim` compares larger ones")
             self.store_name, self.store = "custom", start
         elif start == "refinement example":
             self.store_name, self.store = start, refinement_example()
@@ -203,9 +211,12 @@ class RefinementStepper(Stepper):
         name = f.text("store_name", choices=(*self.STORES, "custom"))
         start: str | Store = f.store("store") if name == "custom" else name
         pair = f.text("comparison", choices=tuple(self.comparisons))
-        trial = RefinementStepper(start, pair)
+        try:
+            trial = RefinementStepper(start, pair)
+        except ValueError as e:
+            raise f.fail("store", str(e)) from None
         k = f.integer("round", 0, len(trial.rounds) - 1)
-        self._store_from(start)
+        self.store_name, self.store, self.rounds = trial.store_name, trial.store, trial.rounds  # computed once
         self.position = k
         self.compare(pair)
         return f"{self.store_name}, round {k}; {pair}."

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-from ..laws import TITLES, StepReport, show_call
-from ..model import Call, Output, Store, Theta, call_to_json, output_to_json
+from ..laws import TITLES, StepReport, check_step, show_call
+from ..model import Call, Output, Store, Theta, call_to_json, get_realisation, output_to_json
 from ..viz import ADDED, NEUTRAL, REMOVED
 from .text import data_html, esc, html_table, output_text, short
 
@@ -30,7 +31,13 @@ class Step:
     output: Output
     before: Store
     after: Store
-    report: StepReport
+
+    @cached_property
+    def report(self) -> StepReport:
+        """The step's law report (Definition 3.21), worked out when first read: the explorer shows
+        the last step's, so a restored session of many steps checks only the steps someone reads."""
+        return check_step(get_realisation(self.realisation), self.before, self.call, self.output,
+                          self.after, theta=self.theta)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready: the call, where it ran, its output and each clause's verdict."""

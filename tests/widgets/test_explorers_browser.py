@@ -89,6 +89,8 @@ class Tab:
             self.page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
     def close(self) -> None:
+        missing = self.page.evaluate("document.body.getAttribute('data-coalg-missing')")
+        assert missing is None, f"{missing} explorer cell(s) showed the busy message"
         self.page.close(run_before_unload=True)  # as a reader closing the tab: beforeunload runs
         time.sleep(1.0)  # the page's shutdown beacon leaves before the browser context goes
         self.context.close()

@@ -300,3 +300,88 @@ def test_the_import_button_takes_a_file_and_is_ready_for_the_next() -> None:
     upload.value = ({"name": "notes.txt", "type": "text/plain", "size": 5, "last_modified": NOW,
                      "content": memoryview(b"hello")},)
     assert "could not import that session: notes.txt: not JSON" in message(ml) and ml.session_json() == text
+
+
+# The field each explorer reads last (or late) in its session, and a value it must refuse: the
+# session is otherwise another valid state, so a half-applied import would show.
+LATE_FIELDS: list[tuple[str, str, Any]] = [
+    ("playground", "theta", {"type_priority": 5}),
+    ("playground", "realisation", "neither"),
+    ("playground", "start_name", 7),
+    ("ancestry", "content", ["not", "text"]),
+    ("ancestry", "start_name", None),
+    ("ancestry", "other", "id9999"),
+    ("merge", "realisation", "neither"),
+    ("merge", "start_name", 3),
+    ("bitemporal", "position", 10**9),
+    ("bitemporal", "tv", "noon"),
+    ("refinement", "round", 10**9),
+    ("refinement", "comparison", "no such pair"),
+    ("tenants", "repaired", "yes"),
+]
+
+
+@pytest.mark.parametrize("kind, field, bad", LATE_FIELDS)
+def test_a_failed_import_leaves_the_explorer_exactly_as_it_was(kind: str, field: str, bad: Any) -> None:
+    other = json.loads(FRESH[kind]().session_json())  # a different, valid state …
+    other["state"][field] = bad  # … with one field a reader must refuse
+    ex = MAKERS[kind]()
+    ex.widget  # noqa: B018 — a drawn explorer, as on the page
+    before, shown = ex.session_json(), _observable(ex)
+    assert ex.import_session(json.dumps(other)) is False
+    assert "could not import that session" in message(ex)
+    assert ex.session_json() == before
+    assert _observable(ex) == shown
+
+
+def _long_playground_session(records: int, evolves: int) -> str:
+    """A playground session: a chain of ``records`` as its start, then ``evolves`` evolve calls."""
+    from coalg.model import Record, Relation, Store
+    from coalg.model.jsonio import store_to_json
+
+    ids = [f"c{k:05d}" for k in range(records)]
+    start = Store.of({i: Record("x") for i in ids}, [(b, Relation.EVOLVED_FROM, a) for a, b in zip(ids, ids[1:])])
+    state = json.loads(DerivationPlayground("lineage").session_json())
+    word, last = [], ids[-1]
+    for k in range(evolves):
+        word.append({"call": {"letter": {"op": "evolve", "id": last, "content": f"v{k}"},
+                              "allocation": {"ids": [f"n{k:05d}"], "clock": k + 1}},
+                     "realisation": "contextfs", "theta": {}})
+        last = f"n{k:05d}"
+    state["state"].update(start=store_to_json(start), start_name="chain", word=word, redo=[])
+    return json.dumps(state)
+
+
+def test_a_long_session_imports_in_time_linear_in_its_size() -> None:
+    import time
+
+    def seconds(n: int) -> float:
+        data = _long_playground_session(n, n)
+        best = float("inf")
+        for _ in range(2):
+            pg = DerivationPlayground("lineage")
+            t = time.perf_counter()
+            assert pg.import_session(data), message(pg)
+            best = min(best, time.perf_counter() - t)
+        return best
+
+    small, big = seconds(120), seconds(480)  # four times the records and four times the calls
+    assert big / small < 8, f"{small:.2f} s → {big:.2f} s: more than linear"  # quadratic would be ~16
+    pg = DerivationPlayground("lineage")
+    assert pg.import_session(_long_playground_session(3000, 500))  # the size of a 700 kB session
+    assert len(pg.steps) == 500 and pg.steps[-1].report.results  # the last step's report, when read
+
+
+def test_the_refinement_stepper_refuses_a_store_too_long_to_step_through() -> None:
+    from coalg.model.jsonio import store_from_json
+    from coalg.widgets.refinement_stepper import MAX_STORE
+
+    too_big = json.loads(_long_playground_session(MAX_STORE + 1, 0))["state"]["start"]
+    rs = _refinement()
+    before = rs.session_json()
+    session = json.loads(rs.session_json())
+    session["state"].update(store_name="custom", store=too_big, round=0)
+    assert rs.import_session(json.dumps(session)) is False
+    assert f"at most {MAX_STORE} identifiers" in message(rs) and rs.session_json() == before
+    with pytest.raises(ValueError, match="coalg bisim"):
+        RefinementStepper(store_from_json(too_big))

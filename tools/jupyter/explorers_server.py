@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-from serve_explorers import ROOT, voila_command, voila_env
+from serve_explorers import ROOT, kernel_profile, voila_command, voila_env
 
 __all__ = ["Server", "free_port", "running"]
 
@@ -44,6 +45,8 @@ class Server:
     process: subprocess.Popen[bytes]
     log: Path
     sessions: list[Any] = field(default_factory=list)
+    token: str = ""
+    teacher_key: str = ""
 
     def kernels(self) -> list[psutil.Process]:
         """The kernel processes alive under the server (zombies excluded)."""
@@ -80,13 +83,16 @@ class Server:
         import requests
         import websocket
 
-        r = requests.get(f"{self.url}voila/render/{notebook}", timeout=timeout)
+        query = f"?token={self.token}" if self.token else ""
+        r = requests.get(f"{self.url}voila/render/{notebook}{query}", timeout=timeout)
         r.raise_for_status()
         m = re.search(r'"kernelId":\s*"([0-9a-f-]+)"', r.text)
         if m is None or "application/vnd.jupyter.widget-view+json" not in r.text:
             raise RuntimeError(f"{notebook}: the page shows no explorer:\n{r.text[-2000:]}")
+        token = f"&token={self.token}" if self.token else ""
         ws = websocket.create_connection(
-            f"ws://127.0.0.1:{self.port}/api/kernels/{m.group(1)}/channels?session_id={uuid.uuid4()}", timeout=30)
+            f"ws://127.0.0.1:{self.port}/api/kernels/{m.group(1)}/channels?session_id={uuid.uuid4()}{token}",
+            timeout=30)
         self.sessions.append(ws)
         return ws
 
@@ -111,16 +117,22 @@ class Server:
 
 @contextmanager
 def running(target: str | os.PathLike[str] = ROOT / "notebooks", *, idle: int = 600, log: Path,
-            start_timeout: float = 90.0) -> Iterator[Server]:
+            start_timeout: float = 90.0, token: str = "", pool: int = 0, max_sessions: int = 0,
+            ready: dict[str, int] | None = None, teacher_key: str = "teacher") -> Iterator[Server]:
     """Voila as `make explorers` runs it (this checkout's ``coalg`` first on the path), on a free
-    127.0.0.1 port; on exit the whole process group (server and kernels) is stopped."""
+    127.0.0.1 port; on exit the whole process group (server and kernels) is stopped.  ``token``,
+    ``pool``, ``ready`` and ``max_sessions`` are those of ``serve_explorers.py`` (by default: no token, no
+    kernels started ahead, no cap)."""
     port = free_port()
+    ipython_dir = kernel_profile()
     env = voila_env({**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)})
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}, ipython_dir=ipython_dir)
     with open(log, "wb") as out:
-        proc = subprocess.Popen(voila_command(target, port=port, idle=idle), cwd=ROOT, env=env, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    server = Server(f"http://127.0.0.1:{port}/", port, proc, log)
+        cmd = voila_command(target, port=port, idle=idle, token=token, pool=pool, max_sessions=max_sessions,
+                            ready=ready, teacher_key=teacher_key, ipython_dir=ipython_dir)
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    server = Server(f"http://127.0.0.1:{port}/", port, proc, log, token=token, teacher_key=teacher_key)
     try:
         deadline = time.monotonic() + start_timeout
         while True:
@@ -147,3 +159,4 @@ def running(target: str | os.PathLike[str] = ROOT / "notebooks", *, idle: int = 
             except ProcessLookupError:
                 pass
             proc.wait(timeout=5)
+        shutil.rmtree(ipython_dir, ignore_errors=True)

@@ -3,10 +3,12 @@
 * **The shutdown call works.**  When a tab closes, Voila 0.5.13's page posts
   ``/voila/api/shutdown/<kernel>`` with the ``_xsrf`` cookie's value, but the
   page handler never sets that cookie, so the call is refused
-  (``403 … '_xsrf' argument missing``) and the kernel lives on.  The hook below
-  asks tornado for the token while the page is served, which sets the cookie;
-  the shutdown then carries it and passes the XSRF check.  (Kernel culling in
-  ``serve_explorers.py`` remains the backstop for a tab that never says goodbye.)
+  (``403 … '_xsrf' argument missing``) and the kernel lives on.  The page
+  handler of ``explorers_app.py`` asks tornado for the token while the page is
+  served, which sets the cookie; the shutdown then carries it and passes the
+  XSRF check.  (Kernel culling remains the backstop for a tab that never says
+  goodbye.)  Voila's own ``prelaunch_hook`` could do this too, but it cannot be
+  combined with kernels started ahead (``--pool``).
 * **A quiet console.**  Only the two extensions the explorers need are loaded:
   the ipywidgets 8 manager and the controls it registers.  The others installed
   in the environment (jupytext, the lab preview, the ipywidgets 7 manager,
@@ -15,17 +17,8 @@
   template, the classic jinja tree).
 """
 
-from typing import Any
-
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 — provided by traitlets when it reads this file
 
-
-def set_xsrf_cookie(handler: Any, notebook: Any, cwd: str) -> None:
-    """Voila's prelaunch hook: touching ``xsrf_token`` makes tornado set the ``_xsrf`` cookie on the page."""
-    handler.xsrf_token  # noqa: B018 — the property sets the cookie as a side effect
-
-
-c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
 c.VoilaConfiguration.extension_allowlist = [
     "@jupyter-widgets/jupyterlab-manager",
     "@voila-dashboards/widgets-manager8",
