@@ -105,7 +105,11 @@ def _local_construction(realisation: Realisation, t: Transition) -> tuple[int, V
     new = t.after.dom() - t.before.dom()
     new2 = after2.dom() - small.dom()
     same_records = new2 == new and all(after2.records[j] == t.after.records[j] for j in new)
-    if out2 != t.output or not same_records or (not t.ok and t.after != t.before):
+    if not t.ok and t.after != t.before:
+        return 1, Violation({"before": store_to_json(t.before), "after": store_to_json(t.after),
+                             "output": output_to_json(t.output)},
+                            "failed but changed the store.").of_call(t.call)
+    if out2 != t.output or not same_records:
         return 1, Violation(
             {"local_before": store_to_json(small), "local_output": output_to_json(out2),
              "output": output_to_json(t.output), "new": sorted(new), "local_new": sorted(new2)},

@@ -982,3 +982,19 @@ def test_theorem_5_7_counts_creating_calls_on_ancestry_closed_stores_then_walks(
     assert walks > 0 and _theorem_5_7(CONTEXTFS, 1, 2, 5) == (exhaustive + walks, None)
     n, found = _theorem_5_7(mutant("overwrites-parent").realisation, 1, 0, 5)
     assert found is not None and found["changed"]["what"] == "β⁻" and 1 <= n <= exhaustive
+
+
+def test_s2_names_a_failing_call_that_changed_the_store() -> None:
+    """S2 says a failing call changes nothing: a split of a missing record that keeps one part breaks it."""
+    def keeps_a_part(s: Store, a: Letter, xi: Allocation, **kw: Any) -> Any:
+        out, s2 = CONTEXTFS.step(s, a, xi, **kw)
+        if isinstance(a, Split) and isinstance(out, Err) and xi.ids:
+            s2 = s2.with_record(xi.ids[0], Record(a.contents[0]))
+        return out, s2
+
+    real = Realisation("keeps-a-part", keeps_a_part, "")
+    t = step_of(real, TIE, Split("missing", ("p", "q")))
+    assert not t.ok and t.after != t.before
+    n, v = S2.step(real, t)  # type: ignore[misc]
+    assert n == 1 and v is not None and v.explanation.endswith("failed but changed the store.")
+    assert S2.step(CONTEXTFS, step_of(CONTEXTFS, TIE, Split("missing", ("p", "q")))) == (1, None)  # type: ignore[misc]
