@@ -5,7 +5,8 @@
 #               (CH=05-8 rebuilds that chapter even if unchanged, e.g. after editing coalg/)
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (installs TeX Live on first use)
 #   make test   run the whole test suite (unit tests, doctests, book build + browser checks)
-#   make verify the deep checks, about 25 minutes on two quiet cores: the theorem and law tests
+#   make verify the deep checks (estimated 50-60 minutes on two quiet cores; VERIFY_EXAMPLES=2000
+#               fits in about 25): the theorem and law tests, on both cores,
 #               with COALG_EXAMPLES=5000 random examples per property (the seed is printed;
 #               COALG_SEED=s replays it), then `coalg laws --length 4` on both models; a
 #               summary at the end (VERIFY_EXAMPLES=N changes the count)
@@ -60,7 +61,7 @@ VERIFY_LOG ?= _build/verify
 verify: setup
 	@mkdir -p $(VERIFY_LOG); status=0; \
 	COALG_EXAMPLES=$(VERIFY_EXAMPLES) $(PY) -m pytest tests/theorems tests/laws -q -p no:randomly \
-	  -m "not book" 2>&1 | tee $(VERIFY_LOG)/tests.txt; [ $${PIPESTATUS[0]} = 0 ] || status=1; \
+	  -m "not book" -n 2 2>&1 | tee $(VERIFY_LOG)/tests.txt; [ $${PIPESTATUS[0]} = 0 ] || status=1; \
 	for r in contextfs repaired; do \
 	  $(PY) -m coalg laws --realisation $$r --length 4 2>&1 | tee $(VERIFY_LOG)/laws-$$r.txt; \
 	  [ $${PIPESTATUS[0]} = 0 ] || status=1; done; \

@@ -37,8 +37,10 @@ def pytest_configure(config: pytest.Config) -> None:
     """A deep run forces its one seed on every Hypothesis test (unless --hypothesis-seed is given)."""
     if budget is None:
         raise pytest.UsageError(_BAD_BUDGET)  # one line, no traceback
-    if budget.SEED is not None and config.getoption("hypothesis_seed", None) is None:
-        config.option.hypothesis_seed = str(budget.SEED)
+    if budget.SEED is not None:
+        os.environ.setdefault("COALG_SEED", str(budget.SEED))  # pytest-xdist workers draw the same seed
+        if config.getoption("hypothesis_seed", None) is None:
+            config.option.hypothesis_seed = str(budget.SEED)
 
 
 def _profile_line(config: pytest.Config) -> str:
