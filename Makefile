@@ -5,6 +5,11 @@
 #               (CH=05-8 rebuilds that chapter even if unchanged, e.g. after editing coalg/)
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (installs TeX Live on first use)
 #   make test   run the whole test suite (unit tests, doctests, book build + browser checks)
+#   make verify the deep checks (estimated 50-60 minutes on two quiet cores; VERIFY_EXAMPLES=2000
+#               fits in about 25): the theorem and law tests, on both cores,
+#               with COALG_EXAMPLES=5000 random examples per property (the seed is printed;
+#               COALG_SEED=s replays it), then `coalg laws --length 4` on both models; a
+#               summary at the end (VERIFY_EXAMPLES=N changes the count)
 #   make lab    JupyterLab on the whole project: every chapter and explorer opens as a notebook;
 #               your copies to play with live in scratch/ (git-ignored)
 #   make explorers  serve the explorer notebooks as live apps with Voila, on 127.0.0.1; for a class
@@ -23,7 +28,9 @@ LAB_PORT ?= 8888
 EXPLORERS_PORT ?= 8866
 EXPLORERS_IDLE ?= 120
 
-.PHONY: setup book quick pdf test lab explorers clean mutation
+VERIFY_EXAMPLES ?= 5000
+
+.PHONY: setup book quick pdf test verify lab explorers clean mutation
 
 setup:
 	@tools/setup.sh
@@ -49,6 +56,24 @@ pdf: setup
 
 test: setup
 	$(PY) -m pytest
+
+# Each step's output goes to the terminal and to a log in $(VERIFY_LOG); the summary repeats the
+# seed, the pytest tally and each model's law tally. Exit status 1 if any step failed.
+VERIFY_LOG ?= _build/verify
+verify: setup
+	@mkdir -p $(VERIFY_LOG); status=0; \
+	COALG_EXAMPLES=$(VERIFY_EXAMPLES) $(PY) -m pytest tests/theorems tests/laws -q -p no:randomly \
+	  -m "not book" -n 2 2>&1 | tee $(VERIFY_LOG)/tests.txt; [ $${PIPESTATUS[0]} = 0 ] || status=1; \
+	for r in contextfs repaired; do \
+	  $(PY) -m coalg laws --realisation $$r --length 4 2>&1 | tee $(VERIFY_LOG)/laws-$$r.txt; \
+	  [ $${PIPESTATUS[0]} = 0 ] || status=1; done; \
+	echo; echo "make verify: summary"; \
+	grep -h "^property tests:" $(VERIFY_LOG)/tests.txt | tail -n 1; \
+	echo "  tests/theorems + tests/laws: $$(grep -E '(passed|failed|error)' $(VERIFY_LOG)/tests.txt | tail -n 1)"; \
+	for r in contextfs repaired; do \
+	  echo "  coalg laws --length 4, $$r: $$(grep -h 'clauses hold' $(VERIFY_LOG)/laws-$$r.txt | tail -n 1)"; done; \
+	[ $$status = 0 ] && echo "verify: every step passed" || echo "verify: a step FAILED (logs in $(VERIFY_LOG))"; \
+	exit $$status
 
 # tools/lab_prepare.py copies the chapters and explorers into scratch/ (never overwriting a
 # copy) and writes scratch/START.ipynb; tools/lab/jupyter_lab_config.py serves the project root

@@ -5,6 +5,10 @@
 
 The book's own fixtures (building it, serving ``_build/html``) are in ``tests/book/conftest.py``.
 Nothing here touches the ``coalg`` library; playwright is imported only when a browser is needed.
+
+The depth of the property tests (``tests/budget.py``): ``COALG_EXAMPLES=N`` runs every property
+test with N random examples from one seed, which the run prints in its header and at its end, and
+``COALG_SEED=s`` replays one.  The hooks below pass that seed to Hypothesis and print it.
 """
 
 from __future__ import annotations
@@ -16,9 +20,44 @@ from typing import Any
 
 import pytest
 
+try:
+    import budget
+except ValueError as _bad:  # a malformed COALG_EXAMPLES or COALG_SEED: reported by pytest_configure
+    budget = None  # type: ignore[assignment]
+    _BAD_BUDGET = str(_bad)
+
 # --doctest-modules would import every conftest.py as a doctest module named 'conftest', and
 # two of them (tests/, tests/book/) then clash; they hold fixtures, not doctests.
 collect_ignore_glob = ["*conftest.py"]
+
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """A deep run forces its one seed on every Hypothesis test (unless --hypothesis-seed is given)."""
+    if budget is None:
+        raise pytest.UsageError(_BAD_BUDGET)  # one line, no traceback
+    if budget.SEED is not None:
+        os.environ.setdefault("COALG_SEED", str(budget.SEED))  # pytest-xdist workers draw the same seed
+        if config.getoption("hypothesis_seed", None) is None:
+            config.option.hypothesis_seed = str(budget.SEED)
+
+
+def _profile_line(config: pytest.Config) -> str:
+    given = config.getoption("hypothesis_seed", None)
+    if budget.SEED is not None and given is not None and given != str(budget.SEED):
+        return f"property tests: COALG_EXAMPLES={budget.DEEP} random examples each, --hypothesis-seed {given}"
+    return budget.describe()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return _profile_line(config)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if budget.DEEP is not None:
+        terminalreporter.write_line(_profile_line(config))
+
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

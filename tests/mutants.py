@@ -122,11 +122,17 @@ def _files_in_alice(s: Store, a: Letter, xi: Allocation, out: Output, s2: Store)
     return out, s2
 
 
-def _extra_edge(s: Store, a: Letter, xi: Allocation, out: Output, s2: Store) -> StepResult:
+def _relates_to_another(s: Store, a: Letter, xi: Allocation, out: Output, s2: Store) -> StepResult:
     if isinstance(a, Evolve) and isinstance(out, Created):
         others = sorted(s.dom() - {a.id})
         if others:
             s2 = s2.with_edges(edge_pair(out.ids[0], Relation.RELATED_TO, others[0]))
+    return out, s2
+
+
+def _extra_edge(s: Store, a: Letter, xi: Allocation, out: Output, s2: Store) -> StepResult:
+    if isinstance(a, Evolve) and isinstance(out, Created):
+        s2 = s2.with_edges(edge_pair(out.ids[0], Relation.RELATED_TO, "elsewhere"))
     return out, s2
 
 
@@ -215,8 +221,12 @@ MUTANTS: tuple[Mutant, ...] = (
                  "delete removes the record and keeps its edges"),
            ("L7",), "delete removes the record and keeps its edges"),
     Mutant("extra-edge", REPAIRED,
-           _wrap(REPAIRED, "extra-edge", _extra_edge, "evolve also relates the new record to another record"),
-           ("S3",), "evolve also relates the new record to another record"),
+           _wrap(REPAIRED, "extra-edge", _extra_edge, "evolve also relates the new record to an identifier it does not name"),
+           ("S3",), "evolve also relates the new record to an identifier it does not name"),
+    Mutant("relates-to-another", REPAIRED,
+           _wrap(REPAIRED, "relates-to-another", _relates_to_another,
+                 "evolve also relates the new record to another record of the store"),
+           ("S1",), "evolve also relates the new record to another record of the store: E′ ≠ E ∪ W"),
     Mutant("merge-stamps-clock", REPAIRED,
            _wrap(REPAIRED, "merge-stamps-clock", _merge_stamps_clock, "merge writes its clock into the content"),
            ("5.24",), "merge writes its clock into the content"),

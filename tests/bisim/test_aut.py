@@ -7,7 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 
 from coalg.bisim import AutLTS, disjoint_union, read_aut, write_aut
@@ -55,14 +56,14 @@ def same(a: AutLTS, b: AutLTS) -> bool:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=120, derandomize=True, deadline=None)
+@budget(120)
 @given(aut=auts())
 def test_round_trip(backend: str, aut: AutLTS) -> None:
     back = read_aut(io.StringIO(text_of(aut)), backend=backend)  # type: ignore[arg-type]
     assert same(aut, back)
 
 
-@settings(max_examples=80, derandomize=True, deadline=None)
+@budget(80)
 @given(aut=auts(), seed=st.integers(0, 2**32 - 1))
 def test_layout_variants_parse_alike(aut: AutLTS, seed: int) -> None:
     """Unquoted labels, blanks, CRLF and blank lines (slow path) give what the strict layout gives."""

@@ -16,7 +16,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import rename_store as rename
 from strategies import stores
@@ -130,20 +131,20 @@ def renamed_pairs(draw: st.DrawFn) -> tuple[Store, Store, dict[Id, Id]]:
 # --------------------------------------------------------------------------- the form agrees with brute force
 
 
-@settings(max_examples=300, deadline=None)
+@budget(300, derandomize=False)
 @given(renamed_pairs())
 def test_equal_forms_exactly_for_isomorphic_stores(pair: tuple[Store, Store, dict[Id, Id]]) -> None:
     s, t, _ = pair
     assert (canonical_form(s) == canonical_form(t)) == isomorphic(s, t)
 
 
-@settings(max_examples=150, deadline=None)
+@budget(150, derandomize=False)
 @given(small_stores(), small_stores())
 def test_independent_stores_agree_with_brute_force(s: Store, t: Store) -> None:
     assert (canonical_form(s) == canonical_form(t)) == isomorphic(s, t)
 
 
-@settings(max_examples=150, deadline=None)
+@budget(150, derandomize=False)
 @given(renamed_pairs(), st.data())
 def test_marks_and_fixed_names_are_respected(pair: tuple[Store, Store, dict[Id, Id]], data: st.DataObject) -> None:
     s, t, sigma = pair
@@ -160,7 +161,7 @@ def test_marks_and_fixed_names_are_respected(pair: tuple[Store, Store, dict[Id, 
         assert same == isomorphic(s, rename(both, {sigma[x]: x, x: sigma[x]}), fixed=[x])
 
 
-@settings(max_examples=100, deadline=None)
+@budget(100, derandomize=False)
 @given(renamed_pairs())
 def test_the_labelling_gives_the_renaming(pair: tuple[Store, Store, dict[Id, Id]]) -> None:
     s, t, _ = pair
@@ -173,7 +174,7 @@ def test_the_labelling_gives_the_renaming(pair: tuple[Store, Store, dict[Id, Id]
     assert erased(rename(s, sigma)) == erased(t)
 
 
-@settings(max_examples=100, deadline=None)
+@budget(100, derandomize=False)
 @given(renamed_pairs())
 def test_equal_forms_are_allocation_blind_bisimilar(pair: tuple[Store, Store, dict[Id, Id]]) -> None:
     """≈ compares identifiers that no record or edge of either store holds by equality: fix those."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 
 from coalg.bisim import read_aut
 from coalg.bisim import behaviour_classes
@@ -18,13 +19,13 @@ from coalg.model import Store
 from strategies import stores
 
 
-@settings(derandomize=True, max_examples=60, deadline=None)
+@budget(60)
 @given(stores(max_records=5))
 def test_round_trip_is_lossless(s: Store) -> None:
     assert loads_lineage_aut(dumps_lineage_aut(s)) == s
 
 
-@settings(derandomize=True, max_examples=40, deadline=None)
+@budget(40)
 @given(stores(max_records=5))
 def test_lts_bisimilarity_of_the_export_is_lineage_bisimilarity(s: Store) -> None:
     """Refining the exported LTS (payloads as observations) gives coalg's behaviour classes."""

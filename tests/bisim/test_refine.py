@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 
 from coalg.bisim import acyclic, blocks, rounds_numpy
@@ -209,7 +210,7 @@ def engine_only(lts: LTS, backend: str) -> list[int]:
 
 @pytest.mark.parametrize("route", ["refine", "engine"])
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=150, derandomize=True, deadline=None)
+@budget(150)
 @given(data=ltss())
 def test_matches_naive_and_is_stable(
     route: str, backend: str, data: tuple[int, list[int], list[Triple]]
@@ -257,7 +258,7 @@ def has_cycle(n: int, trans: list[Triple]) -> bool:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=200, derandomize=True, deadline=None)
+@budget(200)
 @given(data=dags())
 def test_acyclic_one_pass_matches_naive(backend: str, data: tuple[int, list[int], list[Triple]]) -> None:
     """Theorem-style check of the successors-first pass: on a DAG it is bisimilarity."""
@@ -272,7 +273,7 @@ def test_acyclic_one_pass_matches_naive(backend: str, data: tuple[int, list[int]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=150, derandomize=True, deadline=None)
+@budget(150)
 @given(data=ltss())
 def test_one_pass_declines_exactly_the_cyclic_inputs(
     backend: str, data: tuple[int, list[int], list[Triple]]
@@ -288,7 +289,7 @@ def test_one_pass_declines_exactly_the_cyclic_inputs(
 
 
 @pytest.mark.parametrize("threshold", [1, 2, 4])
-@settings(max_examples=120, derandomize=True, deadline=None)
+@budget(120)
 @given(data=ltss(max_states=14, max_obs=3))
 def test_vectorised_rounds_match_naive(
     threshold: int, data: tuple[int, list[int], list[Triple]]
@@ -325,7 +326,7 @@ def test_hash_collisions_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
         )
 
 
-@settings(max_examples=100, derandomize=True, deadline=None)
+@budget(100)
 @given(data=ltss(), seed=st.integers(0, 2**32 - 1))
 def test_canonical_numbering_independent_of_transition_order(
     data: tuple[int, list[int], list[Triple]], seed: int
@@ -355,7 +356,7 @@ def _permuted_union(
     return initial + init2, trans + copy, perm
 
 
-@settings(max_examples=100, derandomize=True, deadline=None)
+@budget(100)
 @given(data=ltss(), seed=st.integers(0, 2**32 - 1))
 def test_permuted_copy_is_bisimilar(data: tuple[int, list[int], list[Triple]], seed: int) -> None:
     n, initial, trans = data
@@ -432,7 +433,7 @@ def check_witness(
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=150, derandomize=True, deadline=None)
+@budget(150)
 @given(data=ltss(max_states=8), pair=st.tuples(st.integers(0, 7), st.integers(0, 7)))
 def test_witness_distinguishes_with_shortest_depth(
     backend: str, data: tuple[int, list[int], list[Triple]], pair: tuple[int, int]
@@ -442,7 +443,7 @@ def test_witness_distinguishes_with_shortest_depth(
     check_witness(n, initial, trans, s, t, backend)
 
 
-@settings(max_examples=100, derandomize=True, deadline=None)
+@budget(100)
 @given(data=ltss(max_states=10), pair=st.tuples(st.integers(0, 9), st.integers(0, 9)))
 def test_witness_from_vectorised_rounds(
     data: tuple[int, list[int], list[Triple]], pair: tuple[int, int]

@@ -19,7 +19,8 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import records, stores, words
 
@@ -64,7 +65,7 @@ from coalg.model import REPAIRED
 from coalg.model.store import EMPTY, Store
 from coalg.paper import get_item, run_item
 
-PROPERTY = settings(derandomize=True, max_examples=40, deadline=None)
+PROPERTY = budget(40)
 NO_VT = records(with_metadata=False).map(lambda r: r.evolve(valid_time=None))
 
 

@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import (
     edges,
@@ -68,7 +69,7 @@ from coalg.model import Record, Relation
 from coalg.model.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union, mention_disjoint_union
 from coalg.paper import get_item, run_item
 
-PROPERTY = settings(derandomize=True, max_examples=60, deadline=None)
+PROPERTY = budget(60)
 ROOT = Path(__file__).resolve().parents[2]
 
 S_IDS = st.text(alphabet="ab", min_size=1, max_size=2)

@@ -42,7 +42,7 @@ def _last_call(report: dict, key: str) -> str:
     (layers.PlantedL5Prefix, "L5", "evolve(id000…, 'v2') by prefix", set()),
     (layers.PlantedL6, "L6", "save('new' in alice)", set()),
     (layers.PlantedL7, "L7", "delete(id0001)", set()),
-    (layers.PlantedS1, "S1", "split(missing, 'p1', 'p2')", set()),
+    (layers.PlantedS1, "S1", "split(missing, 'p1', 'p2')", {"S2"}),  # S2: a failing call changes nothing
 ])
 def test_a_planted_violation_is_found_with_its_law_and_call(layer, key, call, also):
     report = conform(layer, **SMALL)

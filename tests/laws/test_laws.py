@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from coalg.cli import UnknownRealisation, main, realisation_law_table
-from coalg.model import Merge, Theta
+from coalg.model import Allocation, Letter, Merge, Realisation, Save, Store, Theta, creates, named
 from coalg.model import Created, run
 from coalg.model import call_from_json, store_from_json, theta_from_json
 from coalg.laws import (
@@ -34,11 +34,13 @@ from coalg.laws import (
     check_L5,
     clear_cache,
     explore,
+    fragment_alphabet,
     format_law_table,
     get_clause,
     l3_fault_path,
     l7_strong_form,
     law_table,
+    start_of,
 )
 from coalg.paper import numbered
 from coalg.model import CONTEXTFS, get_realisation
@@ -101,10 +103,46 @@ def test_law_L3(tables: dict[str, dict[str, Any]]) -> None:
     assert _entry(tables, "repaired", "L3")["holds"]
 
 
+def _restrict(s: Store, nu: str) -> Store:
+    """π_ν(s) from Definition 3.4: the records of namespace ν and the edges between two of them."""
+    fibre = {i for i, r in s.records.items() if r.namespace == nu}
+    return Store.of({i: s.records[i] for i in fibre}, [e for e in s.edges if e.source in fibre and e.target in fibre])
+
+
+def _l4i_cases(real: Realisation) -> list[tuple[Store, Letter, Allocation, str]]:
+    """Every fragment call in some A_ν(s), at the seed stores and one call beyond each, strictly fresh."""
+    stores = []
+    for sd in SEEDS:
+        st = start_of(real, sd)
+        stores.append((st.store, st.clock))
+        for a in fragment_alphabet(st.store):
+            xi = Allocation(tuple(f"zz{k}" for k in range(creates(a))), st.clock + 1)
+            stores.append((real.step(st.store, a, xi)[1], st.clock + 1))
+    cases = []
+    for s, clock in stores:
+        for a in fragment_alphabet(s):
+            if not isinstance(a, Save) and not (named(a) and all(i in s.records for i in named(a))):
+                continue  # a ∈ A_ν(s) names records only, all of them in ν
+            spaces = {a.record.namespace} if isinstance(a, Save) else {s.records[i].namespace for i in named(a)}
+            if len(spaces) == 1:  # zz… is never mentioned by a seed: strictly fresh
+                xi = Allocation(tuple(f"zz{k}" for k in range(10, 10 + creates(a))), clock + 1)
+                cases.append((s, a, xi, spaces.pop()))
+    return cases
+
+
 def test_law_L4i(tables: dict[str, dict[str, Any]]) -> None:
-    for real in ("contextfs", "repaired"):
-        e = _entry(tables, real, "L4i")
+    """L4(i) recomputed from its definition: π_ν′ is untouched for ν′ ≠ ν, and α(π_ν s)(a) = (o, π_ν s′)."""
+    for real in (CONTEXTFS, REPAIRED):
+        e = _entry(tables, real.name, "L4i")
         assert e["holds"] and "strictly fresh" in e["reading"]
+        cases = _l4i_cases(real)
+        assert len(cases) > 200
+        for s, a, xi, nu in cases:
+            o, s2 = real.step(s, a, xi)
+            for other in {r.namespace for r in s.records.values()} | {r.namespace for r in s2.records.values()}:
+                if other != nu:
+                    assert _restrict(s2, other) == _restrict(s, other), (real.name, s, a, other)
+            assert real.step(_restrict(s, nu), a, xi) == (o, _restrict(s2, nu)), (real.name, s, a)
 
 
 def test_law_L4ii(tables: dict[str, dict[str, Any]]) -> None:

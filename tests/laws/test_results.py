@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from coalg.model import run
+from coalg.laws import SEEDS, fragment_alphabet, start_of
+from coalg.model import CONTEXTFS, REPAIRED, Allocation, Created, Err, Merge, creates, run
 from coalg.model import call_from_json, store_from_json
 from coalg.model import Relation
 from coalg.laws import history_lineage, router_lineage
@@ -185,10 +186,44 @@ def test_item_5_18() -> None:
 
 
 def test_item_5_19() -> None:
+    """Remark 5.19 recomputed: every successful merge at a seed store and one call beyond files its result in
+    the namespace of its first resolved argument; across namespaces the two orders land apart, REPAIRED refuses."""
     v = item("5.19", "property", "instantiation")
-    w = v.witness
-    assert w["merge_i_k"]["namespace"] == "alice" and w["merge_k_i"]["namespace"] == "bob"
-    assert w["merged_across_namespaces"] > 0 and w["repaired_refuses"] == ["Err", "Err"]
+    merges = cross = 0
+    for s in _seed_stores_and_one_call_beyond(CONTEXTFS):
+        recs = sorted(s.records)
+        for i in recs:
+            for k in recs:
+                if i == k:
+                    continue
+                a, xi = Merge((i, k)), Allocation(("zz9",), 50)
+                out, s2 = CONTEXTFS.step(s, a, xi)
+                assert isinstance(out, Created)
+                merges += 1
+                assert s2.records["zz9"].namespace == s.records[i].namespace, (s, a)
+                if s.records[i].namespace != s.records[k].namespace:
+                    cross += 1
+                    assert isinstance(REPAIRED.step(s, a, xi)[0], Err), (s, a)
+    assert merges > 50 and cross > 0
+    w = v.witness  # the library's witness agrees with a replay of its own calls
+    s = store_from_json(w["store"])
+    spaces = [CONTEXTFS.step(s, *_call(w[key]["call"]))[1] for key in ("merge_i_k", "merge_k_i")]
+    assert [t.records[j].namespace for t in spaces for j in t.dom() - s.dom()] == ["alice", "bob"]
+
+
+def _call(c: dict[str, Any]) -> tuple[Any, Any]:
+    call = call_from_json(c)
+    return call.letter, call.allocation
+
+
+def _seed_stores_and_one_call_beyond(real: Any) -> list[Store]:
+    out = []
+    for sd in SEEDS:
+        st = start_of(real, sd)
+        out.append(st.store)
+        for a in fragment_alphabet(st.store):
+            out.append(real.step(st.store, a, Allocation(tuple(f"zz{k}" for k in range(creates(a))), st.clock + 1))[1])
+    return out
 
 
 def test_item_5_20() -> None:
@@ -209,11 +244,25 @@ def test_item_5_24() -> None:
 
 
 def test_item_5_25() -> None:
+    """Proposition 5.25 recomputed: the witness's two merges, replayed, give stores that the reference ≈ of
+    tests/theorems separates, and the merged records differ exactly in the fields the order is written into."""
+    from theorems.thm_reference import blind_bisimilar
+
     v = item("5.25", "counterexample", "instantiation")
-    c = v.witness["contextfs"]
-    assert c["order_sensitive_fields"] == ["content", "metadata.merged_from"]
-    assert c["why"]["unmatched_left"] and c["why"]["unmatched_right"]
-    assert v.witness["repaired"]["order_sensitive_fields"] == ["content"]
+    for real, fields in ((CONTEXTFS, ["content", "metadata.merged_from"]), (REPAIRED, ["content"])):
+        w = v.witness[real.name]
+        s = store_from_json(w["store"])
+        (a1, xi), (a2, xi2) = _call(w["merge_i_k"]), _call(w["merge_k_i"])
+        assert a1.ids == tuple(reversed(a2.ids)) and xi == xi2
+        assert all(not s.records[i].metadata for i in a1.ids)  # the hypothesis: empty metadata
+        (o1, s1), (o2, s2) = real.step(s, a1, xi), real.step(s, a2, xi)
+        assert isinstance(o1, Created) and isinstance(o2, Created)
+        assert not blind_bisimilar(s1, s2)
+        r1, r2 = s1.records[xi.ids[0]], s2.records[xi.ids[0]]
+        differ = [f for f in ("content", "type", "namespace", "tags", "summary") if getattr(r1, f) != getattr(r2, f)]
+        differ += [f"metadata.{k}" for k in sorted(set(r1.metadata) | set(r2.metadata))
+                   if r1.metadata.get(k) != r2.metadata.get(k) and not k.endswith("timestamp")]
+        assert differ == fields, (real.name, differ)
 
 
 # --------------------------------------------------------------------------- §5.9

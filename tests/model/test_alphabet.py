@@ -5,7 +5,8 @@ from __future__ import annotations
 import typing
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import any_letters, stores
 
@@ -62,7 +63,7 @@ def test_printed_forms() -> None:
     assert str(Link("i", Relation.REFERENCES, "j")) == "link(i, REFERENCES, j)"
 
 
-@settings(max_examples=200, derandomize=True, deadline=None)
+@budget(200)
 @given(data=st.data())
 def test_generated_letters_print_as_show_letter_shows_them(data: st.DataObject) -> None:
     s = data.draw(stores())

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pydoc
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import any_letters, call_sequences, records, stores, words
 
@@ -55,7 +56,7 @@ from coalg.model.store import EMPTY, Edge, Store
 
 R = Relation
 A = Allocation
-PROPERTY = settings(derandomize=True, max_examples=30, deadline=None)
+PROPERTY = budget(30)
 LIGHT = records(with_metadata=False)
 
 A1 = Record("alpha", type="fact", namespace="alice", tags={"t1"}, summary="sum-a",
@@ -701,7 +702,7 @@ def test_replay_of_random_calls_is_identical(calls: tuple[Call, ...]) -> None:
     assert run(BASE, calls).states == t.states
 
 
-@settings(derandomize=True, max_examples=15, deadline=None)
+@budget(15)
 @given(words(BASE, max_size=6, record_strategy=LIGHT))
 def test_run_of_a_word_is_reproducible(word: list) -> None:  # type: ignore[type-arg]
     assert run(BASE, word) == run(BASE, word)

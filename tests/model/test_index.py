@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import fragment_stores, records, stores
 
@@ -15,7 +16,7 @@ from coalg.model import ancestors, descendant_ids
 
 
 @given(stores())
-@settings(max_examples=150, deadline=None)
+@budget(150, derandomize=False)
 def test_index_equals_lineage_on_stores(s):
     ix = LineageIndex.from_store(s)
     for i in sorted(s.ids()):
@@ -24,7 +25,7 @@ def test_index_equals_lineage_on_stores(s):
 
 
 @given(fragment_stores(max_steps=8, record_strategy=records(with_metadata=False)))
-@settings(max_examples=60, deadline=None)
+@budget(60, derandomize=False)
 def test_index_equals_lineage_on_fragment_stores(s):
     ix = LineageIndex.from_store(s)
     for i in sorted(s.ids()):
@@ -52,7 +53,7 @@ def _bfs(n, edges, i):
     edges=st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39)), max_size=120),
     data=st.data(),
 )
-@settings(max_examples=80, deadline=None)
+@budget(80, derandomize=False)
 def test_reach_all_phases_agree(mode, n, edges, data):
     """Small, switched-to-SciPy and NumPy-frontier searches all give the reference answer."""
     edges = [(a % n, b % n) for a, b in edges]

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import any_letters, call_sequences, records, stores, thetas
 
@@ -39,7 +40,7 @@ from coalg.model import Record, Relation
 from coalg.model.store import EMPTY, Edge, Store
 
 R = Relation
-PROPERTY = settings(derandomize=True, max_examples=30, deadline=None)
+PROPERTY = budget(30)
 
 VALID: dict[str, Any] = {
     "format": "coalg-store",
@@ -109,7 +110,7 @@ def test_unicode_is_written_as_utf8(tmp_path: Path) -> None:
     assert load_store(path) == s
 
 
-@settings(derandomize=True, max_examples=10, deadline=None)
+@budget(10)
 @given(stores(max_records=4))
 def test_file_round_trip(s: Store) -> None:
     import tempfile

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from strategies import fragment_stores, records, stores
 
 from coalg.model import Allocation, Evolve, Merge, Save, Split
@@ -26,7 +27,7 @@ from coalg.model.store import EMPTY, Store
 
 R = Relation
 A = Allocation
-PROPERTY = settings(derandomize=True, max_examples=40, deadline=None)
+PROPERTY = budget(40)
 
 # id0001 = a, id0002 = b, id0003 = merge(a, b), id0004 = evolve(id0003), id0005/6 = split(id0001)
 WORD = [Save(Record("a")), Save(Record("b")), Merge(("id0001", "id0002")), Evolve("id0003", "c"),

@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import json_values, records
 
@@ -170,7 +171,7 @@ def test_id_positions_in_fixed_order() -> None:
     assert id_positions(Record("x", metadata={"k": "z"})) == ()
 
 
-@settings(derandomize=True, max_examples=60, deadline=None)
+@budget(60)
 @given(json_values())
 def test_freeze_thaw_round_trip_on_json_data(v: object) -> None:
     frozen = freeze(v)
@@ -184,7 +185,7 @@ def test_freeze_refuses_non_json_objects() -> None:
         freeze(object())
 
 
-@settings(derandomize=True, max_examples=40, deadline=None)
+@budget(40)
 @given(records(), st.integers(0, 9))
 def test_records_are_hashable_values(r: Record, tau: int) -> None:
     assert hash(r) == hash(dataclasses.replace(r))

@@ -13,7 +13,8 @@ import ast
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 
 from coalg.model import (
     Allocation,
@@ -49,7 +50,7 @@ from coalg.model import (
 )
 from coalg.model.store import EMPTY, Edge, Store
 
-SETTINGS = settings(max_examples=60, derandomize=True, deadline=None)
+SETTINGS = budget(60)
 
 
 def build(*letters: Letter) -> Store:

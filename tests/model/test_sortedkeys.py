@@ -10,13 +10,14 @@ from __future__ import annotations
 from bisect import bisect_left
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 
 from coalg.model import sortedkeys
 from coalg.model.sortedkeys import SortedKeys, _Inner
 
-PROPERTY = settings(derandomize=True, max_examples=150, deadline=None)
+PROPERTY = budget(150)
 
 ops = st.lists(st.tuples(st.booleans(), st.integers(0, 60)), max_size=120)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from strategies import closed_stores, records, stores
 
 from coalg.model import Record, Relation
@@ -21,7 +22,7 @@ from coalg.model.store import (
 )
 
 R = Relation
-PROPERTY = settings(derandomize=True, max_examples=60, deadline=None)
+PROPERTY = budget(60)
 # Unions only compare records for equality, so records without metadata are enough (and cheaper).
 LIGHT = records(with_metadata=False)
 

@@ -10,7 +10,8 @@ the four store builders; every earlier store must be unchanged afterwards.
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import call_sequences, edges, identifiers, records, stores, thetas
 
@@ -18,7 +19,7 @@ from coalg.model import ANCESTRY, EMPTY, Record, Store, Theta, inverse, meta_anc
 from coalg.model.coalgebra import first_match, resolve_prefix
 from coalg.model.store import Edge, disjoint_union
 
-PROPERTY = settings(derandomize=True, max_examples=80, deadline=None)
+PROPERTY = budget(80)
 
 
 def naive_occ(s: Store) -> frozenset[str]:

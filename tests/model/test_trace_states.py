@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from strategies import call_sequences, thetas
 
 from coalg.model import (
@@ -27,7 +28,7 @@ from coalg.model import (
 )
 from coalg.model.workloads import mixed_word
 
-PROPERTY = settings(derandomize=True, max_examples=40, deadline=None)
+PROPERTY = budget(40)
 
 
 @PROPERTY

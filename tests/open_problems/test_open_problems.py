@@ -19,7 +19,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import call_sequences, closed_stores, fragment_stores, stores
 
@@ -66,7 +67,7 @@ from coalg.model.store import EMPTY, Edge, Store, mention_disjoint_union
 from coalg.paper import get_item
 
 ROOT = Path(__file__).resolve().parents[2]
-PROPERTY = settings(derandomize=True, max_examples=30, deadline=None)
+PROPERTY = budget(30)
 SEEDS = st.integers(0, 10**6)
 
 
@@ -554,7 +555,7 @@ def test_item_OP6() -> None:
     assert w["copy_survives"]["quoted_in"] == ["id0003"]
 
 
-@settings(derandomize=True, max_examples=20, deadline=None)
+@budget(20)
 @given(SEEDS)
 def test_op6_tombstone_runs_keep_the_erased_ancestry_shape(seed: int) -> None:
     t, _, _ = op6.erasure_run(REPAIRED, random.Random(seed), merge_secret=True)
@@ -562,7 +563,7 @@ def test_op6_tombstone_runs_keep_the_erased_ancestry_shape(seed: int) -> None:
         assert op6.shape_stable(t.states[k], t.final) == [], k
 
 
-@settings(derandomize=True, max_examples=20, deadline=None)
+@budget(20)
 @given(SEEDS)
 def test_op6_erased_content_is_in_no_observation(seed: int) -> None:
     t, k, cut = op6.erasure_run(REPAIRED, random.Random(seed), secret="SECRET-314")

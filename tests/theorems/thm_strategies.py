@@ -17,16 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hypothesis import HealthCheck, settings
+from budget import budget
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 from strategies import fragment_letters, stores
 from thm_reference import ac_plus_part, dom, inv, occ, without_ancestry_danglers
 
 from coalg.model import CONTEXTFS, REPAIRED, Allocation, Edge, Letter, Realisation, Store, creates
 
-PROPERTY = settings(derandomize=True, max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-"""Fixed seed, bounded examples: the same cases on every run, a few seconds per property."""
+PROPERTY = budget(60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+"""60 derandomized examples (the same cases every run), or COALG_EXAMPLES random ones (``tests/budget.py``)."""
 
 SCHEMA: tuple[Realisation, ...] = (CONTEXTFS, REPAIRED)
 """The two schema realisations: theorems of the first kind are tested on both."""

@@ -9,7 +9,8 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -248,7 +249,7 @@ def test_refinement_rounds_chain() -> None:
     assert refinement_rounds(EMPTY) == [{}]
 
 
-@settings(max_examples=60, deadline=None)
+@budget(60, derandomize=False)
 @given(stores())
 def test_refinement_rounds_end_at_behaviour_classes(s: Store) -> None:
     rounds = refinement_rounds(s)
