@@ -29,6 +29,9 @@ except ValueError as _bad:  # a malformed COALG_EXAMPLES or COALG_SEED: reported
 # --doctest-modules would import every conftest.py as a doctest module named 'conftest', and
 # two of them (tests/, tests/book/) then clash; they hold fixtures, not doctests.
 collect_ignore_glob = ["*conftest.py"]
+# A hostile layer that ends the interpreter when imported: only `coalg conform` may import it
+# (in the child it watches); --doctest-modules must not.
+collect_ignore = ["conformance/hostile_import.py"]
 
 
 
