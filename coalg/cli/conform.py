@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from .. import conformance
+from ..conformance.protocol import needs_text
 from .common import Formatter, UsageError
 
 __all__ = ["register"]
@@ -42,7 +43,10 @@ PYTHONHASHSEED=0, so the output is the same every time.
 
 A bounded exploration can refute a law, never prove it: a clause that holds
 held on every word tried.
-"""
+
+What each clause reads from the layer, and when it does not apply:
+
+""" + needs_text()
 
 _EPILOG = """\
 examples:
