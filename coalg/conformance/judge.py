@@ -40,7 +40,7 @@ from ..laws import Transition, get_clause, show_call
 from ..model import ANCESTRY, Call, Edge, Err, Store, edge_to_json, inverse, meta_ancestry
 from .alphabet import alphabet
 from .blackbox import BlackBox, Path, Unconstructible
-from .explore import levels, shrink, start, walks
+from .explore import derived_of, levels, shrink, start, walks
 
 __all__ = ["REDUNDANCY_KEYS", "STEP_KEYS", "Finding", "Judge", "Problem", "Shown", "alphabet_of"]
 
@@ -95,7 +95,7 @@ class Shown:
         if ("L2", "edges") not in self.first and any(e.relation in ANCESTRY for e in s.edges):
             self.first["L2", "edges"] = f"{call} left an ancestry edge"
         if ("L2", "metadata") not in self.first:
-            for i in sorted(t.derived):
+            for i in sorted(derived_of(t.call.letter, t.output)):  # made by this call, not a reused name
                 r = s.records.get(i)
                 key = next((k.value for k in sorted(ANCESTRY, key=lambda x: x.value)
                             if r is not None and meta_ancestry(r, k)), None)
