@@ -22,7 +22,8 @@ def test_every_clause_says_what_it_reads_and_when_it_does_not_apply():
 
 
 def test_the_help_lists_every_clause_with_what_it_reads():
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
+    path = os.pathsep.join([str(ROOT), *(p for p in sys.path if p)])  # what this interpreter imports
+    env = {**os.environ, "PYTHONPATH": path, "PYTHONHASHSEED": "0"}
     out = subprocess.run([sys.executable, "-m", "coalg", "conform", "--help"], capture_output=True, text=True,
                          env=env, cwd=ROOT, check=True).stdout
     flat = " ".join(out.split())

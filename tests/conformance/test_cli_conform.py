@@ -18,7 +18,7 @@ ROOT = HERE.parent.parent
 
 
 def _cli(*args: str, seed: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{HERE}"}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HERE), *(p for p in sys.path if p)])}
     env.pop("PYTHONHASHSEED", None)
     if seed is not None:
         env["PYTHONHASHSEED"] = seed
