@@ -83,7 +83,8 @@ def test_json_has_the_clause_keys_of_coalg_laws_and_is_the_same_under_any_hash_s
 
 
 def test_the_main_help_says_exit_1():
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *(p for p in sys.path if p)])}
     p = subprocess.run([sys.executable, "-m", "coalg", "--help"], capture_output=True, text=True, cwd=ROOT,
-                       check=False)
+                       env=env, check=False)
     assert "or a clause fails in `conform`" in " ".join(p.stdout.split())
     assert "coalg conform mymemory:Memory" in p.stdout
