@@ -13,7 +13,7 @@ What it does:
    or to the virtual environment, and the environment's own packages win over the
    copies pip puts beside mutmut.
 2. Copies the working tree (tracked and unignored files) into one work directory per
-   group of :data:`GROUPS` (``.mutation/work-laws``, ``.mutation/work-model``) and
+   group of :data:`GROUPS` (``.mutation/work-laws``, ``.mutation/work-model``, ...) and
    configures mutmut there: the law family modules against the law and theorem tests,
    the store and the ContextFS step against the model's tests; each mutant is run
    against the tests of its group that reach it (mutmut records which tests reach which
@@ -73,6 +73,15 @@ MODEL = [
     "coalg/model/coalgebra.py",
 ]
 
+
+def _modules(package: str) -> list[str]:
+    """Every module of ``package`` but its ``__init__`` (which only re-exports), in sorted order."""
+    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / package).glob("*.py") if p.name != "__init__.py")
+
+
+CONFORMANCE = _modules("coalg/conformance")
+CONTEXTFS = _modules("coalg/contextfs")
+
 GROUPS: dict[str, dict[str, list[str]]] = {
     "laws": {
         "scope": LAWS,
@@ -83,13 +92,24 @@ GROUPS: dict[str, dict[str, list[str]]] = {
         "scope": MODEL,
         "tests": ["tests/model"],
     },
+    "conformance": {
+        "scope": CONFORMANCE,
+        "tests": ["tests/conformance"],
+    },
+    "contextfs": {
+        "scope": CONTEXTFS,
+        "tests": ["tests/contextfs"],
+    },
 }
-"""What is mutated, in two runs: every law family module against the law and theorem tests, and
+"""What is mutated, in four runs: every law family module against the law and theorem tests;
 the store (``store.py`` and the persistent record map, edge index and sorted identifiers it is
-made of) with the ContextFS step against the model's own tests.  Every function of the store is
-reached by nearly every law and theorem test: running those per store mutant would take days."""
+made of) with the ContextFS step against the model's own tests (every function of the store is
+reached by nearly every law and theorem test: running those per store mutant would take days);
+the conformance kit against its own tests, whose core is the corpus of independent layers with
+declared verdicts (``tests/conformance/layers``); and the ContextFS runtime, audit and
+differential modules against theirs."""
 
-SCOPE = LAWS + MODEL
+SCOPE = LAWS + MODEL + CONFORMANCE + CONTEXTFS
 TESTS = sorted({t for g in GROUPS.values() for t in g["tests"]})
 
 DESELECT = {
@@ -101,6 +121,10 @@ DESELECT = {
         "a 10^5-record chain",
     "tests/model/test_alphabet.py::test_generated_letters_print_as_show_letter_shows_them":
         "prints thousands of generated letters (13 s); the alphabet is not mutated",
+    "tests/contextfs/test_audit.py::test_report_is_deterministic_across_hash_seeds":
+        "starts interpreters on the bare environment, where a mutated module cannot import mutmut",
+    "tests/contextfs/test_runtime.py::test_laws_command_on_the_package_is_reproducible_across_hash_seeds":
+        "starts interpreters on the bare environment, where a mutated module cannot import mutmut",
     "tests/theorems/test_thm_schema.py::test_5_6_the_schema_s1_to_s4":
         "20 s of generated calls; and it failed once after other tests in one session, passing alone",
 }
@@ -240,13 +264,18 @@ def report(status: dict[str, str], seconds: dict[str, float | None], retried: di
     return result
 
 
-def run_group(group: str, work: Path, tools: Path, resume: bool, children: int | None) -> float:
-    """Run mutmut on one group in ``work``; the wall seconds of every run behind its verdicts."""
+def run_group(group: str, work: Path, tools: Path, resume: bool, children: int | None,
+              only: list[str] | None = None) -> float:
+    """Run mutmut on one group in ``work``; the wall seconds of every run behind its verdicts.
+
+    ``only`` names the mutants to try (mutmut's names, ``*`` as a wildcard), for a smoke test
+    of a group's set-up on a handful of mutants; the others stay untried and count as surviving.
+    """
     copy_tree(work, group, fresh=not (resume and (work / "mutants").is_dir()))
     if resume:
         print(f"{group}: retrying {reopen_survivors(work)} surviving mutants", flush=True)
     start = time.perf_counter()
-    mutmut(work, tools, "run", *(["--max-children", str(children)] if children else []))
+    mutmut(work, tools, "run", *(["--max-children", str(children)] if children else []), *(only or []))
     seconds = time.perf_counter() - start
     spent = work / "seconds.txt"
     if resume and spent.exists():
@@ -267,11 +296,13 @@ def main() -> None:
     ap.add_argument("--out", type=Path, help="write the summary of every group as JSON here")
     ap.add_argument("--resume", action="store_true",
                     help="keep the last run: copy the tree over it and retry only the survivors")
+    ap.add_argument("--only", action="append", metavar="MUTANT",
+                    help="try only this mutant (mutmut's name, * as a wildcard; repeatable): a smoke test")
     args = ap.parse_args()
     install(args.tools)
     if not args.report_only:
         for group in args.group or sorted(GROUPS):
-            run_group(group, args.work / f"work-{group}", args.tools, args.resume, args.max_children)
+            run_group(group, args.work / f"work-{group}", args.tools, args.resume, args.max_children, args.only)
     status: dict[str, str] = {}
     seconds: dict[str, float | None] = {}
     retried: dict[str, int] = {}

@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import conformance
 from ..conformance.isolation import CALL_TIMEOUT, TIMEOUT, run_isolated
+from ..conformance.protocol import needs_text
 from .common import Formatter, UsageError
 
 __all__ = ["register"]
@@ -42,7 +43,10 @@ prints goes to stderr.
 
 A bounded exploration can refute a law, never prove it: a clause that holds
 held on every word tried.
-"""
+
+What each clause reads from the layer, and when it does not apply:
+
+""" + needs_text()
 
 _EPILOG = """\
 examples:

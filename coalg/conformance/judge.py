@@ -16,6 +16,16 @@ are the kit's own, since only a black box can fail them:
   with a prefix capability) must be refused, or resolved by the rule the layer
   declares (``prefix_rule``): the prefix part of L5.
 
+L2 and L3 are the paper's *redundancy laws*: two ways of recording one fact
+must not diverge.  L2 compares a derived record's ancestry edges with its
+ancestry metadata (``evolved_from``, ``merged_from``, ``split_from``); L3 an
+edge with its inverse.  A layer that records a fact one way only cannot
+disagree with itself, so a disagreement counts only once the layer has shown
+both representations somewhere in the exploration (:class:`Shown`): for L2 an
+ancestry edge, and a derived record with ancestry metadata; for L3 an edge
+together with its inverse.  Until then the first disagreement waits; a layer
+that never shows the second representation holds "with one representation".
+
 A predicate that asks for a store the protocol cannot build
 (:class:`~coalg.conformance.blackbox.Unconstructible`) does not judge that
 case; such cases are counted per clause in :attr:`Judge.skipped`.
@@ -27,15 +37,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..laws import Transition, get_clause, show_call
-from ..model import Call, Err, Store, edge_to_json
+from ..model import ANCESTRY, Call, Edge, Err, Store, edge_to_json, inverse, meta_ancestry
 from .alphabet import alphabet
 from .blackbox import BlackBox, Path, Unconstructible
-from .explore import levels, shrink, start, walks
+from .explore import derived_of, levels, shrink, start, walks
 
-__all__ = ["STEP_KEYS", "Finding", "Judge", "Problem", "alphabet_of"]
+__all__ = ["REDUNDANCY_KEYS", "STEP_KEYS", "Finding", "Judge", "Problem", "Shown", "alphabet_of"]
 
 STEP_KEYS = ("L1", "L2", "L3", "L4i", "L4ii", "L7", "S1", "S2", "S3", "S4")
 """The clauses judged one transition at a time by the law search's predicates."""
+
+REDUNDANCY_KEYS = ("L2", "L3")
+"""The redundancy laws: judged only on a layer that shows both representations of a fact."""
+
+REPRESENTATIONS = {"L2": ("edges", "metadata"), "L3": ("edge", "inverse edge")}
+"""What each redundancy law compares, in the report's ``representations`` lists."""
 
 MINIMAL = "breadth first from a fresh layer: no shorter word violates the clause"
 
@@ -65,6 +81,43 @@ class Finding:
     other: tuple[Path, Call] | None = None
 
 
+class Shown:
+    """The representations of ancestry a layer has shown so far, each with the first call that showed it."""
+
+    def __init__(self) -> None:
+        self.first: dict[tuple[str, str], str] = {}
+
+    def see(self, t: Transition) -> None:
+        """Note what the store after ``t`` shows (a refused call shows nothing new)."""
+        if not t.ok or len(self.first) == 4:
+            return
+        s, call = t.after, show_call(t.call)
+        if ("L2", "edges") not in self.first and any(e.relation in ANCESTRY for e in s.edges):
+            self.first["L2", "edges"] = f"{call} left an ancestry edge"
+        if ("L2", "metadata") not in self.first:
+            for i in sorted(derived_of(t.call.letter, t.output)):  # made by this call, not a reused name
+                r = s.records.get(i)
+                key = next((k.value for k in sorted(ANCESTRY, key=lambda x: x.value)
+                            if r is not None and meta_ancestry(r, k)), None)
+                if key is not None:
+                    self.first["L2", "metadata"] = f"{call} gave {i} the metadata key {key}"
+                    break
+        if ("L3", "edge") not in self.first and s.edges:
+            self.first["L3", "edge"] = f"{call} left an edge"
+        if ("L3", "inverse edge") not in self.first:
+            pair = next((e for e in sorted(s.edges)
+                         if Edge(e.target, inverse(e.relation), e.source) in s.edges), None)
+            if pair is not None:
+                self.first["L3", "inverse edge"] = f"{call} left {pair} together with its inverse"
+
+    def of(self, key: str) -> list[str]:
+        """The representations clause ``key`` compares that the layer has shown."""
+        return [r for r in REPRESENTATIONS[key] if (key, r) in self.first]
+
+    def both(self, key: str) -> bool:
+        return len(self.of(key)) == 2
+
+
 def _store_diff(before: Store, after: Store) -> dict[str, Any]:
     return {
         "lost_records": sorted(before.dom() - after.dom()),
@@ -83,6 +136,8 @@ class Judge:
         self.explored = {k: 0 for k in (*STEP_KEYS, "L5")}
         self.skipped = {k: 0 for k in (*STEP_KEYS, "L5")}
         self.found: dict[str, Finding] = {}
+        self.pending: dict[str, Finding] = {}
+        self.shown = Shown()
         self.transitions = 0
         self._alph = "fragment"
 
@@ -135,7 +190,7 @@ class Judge:
             return 1, Problem(data, f"{show_call(t.call)} was accepted{acted}, though the prefix matches {matched}: "
                                     "an ambiguous prefix must be refused, or resolved by a rule the layer declares "
                                     "(prefix_rule).")
-        if note.resolved is None:
+        if note.resolved is None or note.rule_choice is None:  # the call's pick or the rule's does not show
             self.skipped["L5"] += 1
             return 0, None
         if note.resolved != note.rule_choice:
@@ -167,20 +222,36 @@ class Judge:
             keys.append("L5")
         return [k for k in keys if k not in self.found]
 
+    def _promote(self) -> None:
+        """A waiting L2 or L3 disagreement counts once the layer has shown both representations."""
+        for key in [k for k in self.pending if self.shown.both(k)]:
+            f = self.pending.pop(key)
+            shown = "; ".join(self.shown.first[key, r] for r in REPRESENTATIONS[key])
+            why = (f"{f.problem.explanation} The layer records this both ways ({shown}), and the two "
+                   "disagree here.")
+            self.found[key] = Finding(key, f.transition, Problem(f.problem.offending, why, f.problem.extra),
+                                      f.how, f.other)
+
     def _judge(self, t: Transition, keys: list[str], how: str, walk: int | None) -> None:
         self.transitions += 1
+        self.shown.see(t)
+        self._promote()
         for key in keys:
             if key in self.found:
                 continue
             predicate = key in STEP_KEYS and alphabet_of(key) == self._alph
             n, p, other = self.check(key, t, predicate)
             self.explored[key] += n
-            if p is None:
+            if p is None or key in self.pending:  # a waiting disagreement: the first one is kept
                 continue
             at = t
             if walk is not None:
                 at, p, other = self._shrunk(key, t, p, other)
-            self.found[key] = Finding(key, at, p, how, other)
+            if key in REDUNDANCY_KEYS:
+                self.pending[key] = Finding(key, at, p, how, other)
+                self._promote()
+            else:
+                self.found[key] = Finding(key, at, p, how, other)
 
     def _shrunk(self, key: str, t: Transition, p: Problem,
                 other: tuple[Path, Call] | None) -> tuple[Transition, Problem, tuple[Path, Call] | None]:

@@ -35,7 +35,7 @@ from ..model import (
 from .blackbox import BlackBox, Nondeterministic, Unconstructible
 from .compare import difference
 from .detect import inspect_layer
-from .judge import STEP_KEYS, Finding, Judge
+from .judge import REDUNDANCY_KEYS, STEP_KEYS, Finding, Judge
 from .order import HASHSEEDS, OrderFindings, across_interpreters
 from .protocol import Capabilities, factory_spec, load_factory
 from .report import clause_entry, exit_status, failing, format_report, format_witness
@@ -95,19 +95,42 @@ def _reason_holds(key: str, explored: int, skipped: int) -> str:
                    if skipped else "")
 
 
+_ONE_WAY = {
+    ("L2", "edges"): "the layer records ancestry only as edges (no derived record carries evolved_from, "
+                     "merged_from or split_from metadata)",
+    ("L2", "metadata"): "the layer records ancestry only as metadata (it shows no evolved_from, merged_from or "
+                        "split_from edge)",
+    ("L3", "edge"): "the layer records each edge one way only (no edge came with its inverse)",
+}
+
+
+def _one_representation(key: str, judge: Judge, n: int) -> str | None:
+    """The reason a redundancy law holds because the layer shows one representation only (else ``None``)."""
+    shown = judge.shown.of(key) if key in REDUNDANCY_KEYS else []
+    if len(shown) != 1:
+        return None
+    return (f"holds (one representation): {_ONE_WAY[key, shown[0]]}, so the two cannot disagree "
+            f"({n} cases)")
+
+
 def _step_entries(judge: Judge, bb: BlackBox, spec: str | None) -> dict[str, dict[str, Any]]:
     out = {}
     for key in STEP_KEYS:
         n, skipped = judge.explored[key], judge.skipped[key]
         f = judge.found.get(key)
+        one = _one_representation(key, judge, n)
         if f is not None:
             out[key] = clause_entry(key, False, n, f.problem.explanation, _step_witness(f, bb, spec), skipped)
         elif n == 0:
             why = (f"no case came up: {skipped} case(s) needed a store the protocol cannot build" if skipped
                    else "no call of the explored words is in this clause's scope")
             out[key] = clause_entry(key, None, 0, why, None, skipped)
+        elif one is not None:
+            out[key] = clause_entry(key, True, n, one, None, skipped)
         else:
             out[key] = clause_entry(key, True, n, _reason_holds(key, n, skipped), None, skipped)
+        if key in REDUNDANCY_KEYS:
+            out[key]["representations"] = judge.shown.of(key)
     return out
 
 

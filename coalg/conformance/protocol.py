@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +56,7 @@ from .quoting import describe, quote
 
 __all__ = [
     "CAPABILITIES",
+    "CLAUSE_NEEDS",
     "EXPECTED",
     "PREFIX_RULES",
     "BadLayer",
@@ -68,6 +70,7 @@ __all__ = [
     "factory_spec",
     "load_factory",
     "make_layer",
+    "needs_text",
 ]
 
 CAPABILITIES = ("save_at", "prefix_arguments", "prefix_recall", "valid_time", "close")
@@ -91,6 +94,57 @@ EXPECTED = {
     "edges": "edges() -> Iterable[tuple[str, str, str]]",
 }
 """Every required method, as the protocol writes it."""
+
+_EVERY = "Always applies."
+_REBUILT = "Always applies; a case needing a store the kit cannot rebuild by saves is skipped and counted."
+
+CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
+    "L1": (("records() and edges() before and after each save, evolve, merge, split and supersede. Every record "
+           "and edge already there must stay as it was, and a refused call (one that raises) must change nothing"),
+           _EVERY),
+    "L2": (("the ancestry of each record made by evolve, merge or split, both as edges (evolved_from, "
+           "merged_from, split_from) and as metadata keys of the same names (evolved_from and split_from one "
+           "identifier, merged_from a list). Where the layer keeps both, they must agree"),
+           ("Holds with one representation when the layer never shows ancestry metadata on a derived record, or "
+           "never shows an ancestry edge; does not apply when no derivation succeeds.")),
+    "L3": (("edges() after each evolve, merge, split and supersede. Every edge added must come with its inverse "
+           "(evolved_from and evolved_into, merged_from and merged_into, and so on)"),
+           "Holds with one representation when no edge the layer shows ever has its inverse beside it."),
+    "L4i": (("each record's namespace. A call naming records of one namespace must act as it does on a fresh "
+            "layer holding that namespace only, and leave the other namespaces alone"), _REBUILT),
+    "L4ii": (("the records a call creates, and the same call on layers that differ only outside the created "
+             "records' namespace. The created records must be equal"), _REBUILT),
+    "L5": (("records() and edges() after the same calls under PYTHONHASHSEED 0 and 1, and with independent saves "
+           "reordered; with prefix_arguments or prefix_recall, what an ambiguous prefix acted on. It must be "
+           "refused (an exception, or recall returning None) or resolved by the declared prefix_rule; a "
+           "record's age is the call after which records() first lists it"),
+           ("The runs in two interpreters need a factory importable as MODULE:ATTR; without them only "
+           "prefixes are judged, and without a prefix capability too L5 is not judged.")),
+    "L6": ("the valid_time keyword of save, evolve, merge and split, and the valid_time field of records()",
+           ("Always applies: without the valid_time capability it fails, as the paper's Theorem 5.27 says it "
+           "must.")),
+    "L7": (("edges() after every call, delete included. No evolved_*, merged_* or split_* edge may touch an "
+           "identifier records() does not list"), _EVERY),
+    "S1": (("records() and edges() around each save or derivation. Only new records and edges may be added, and "
+           "a refused call that added something fails here"), _EVERY),
+    "S2": (("the same save or derivation on a fresh layer holding only the records it names (rebuilt by saves). "
+           "It must have the same outcome, the same new records and edges, in the named records' namespace"),
+           _REBUILT),
+    "S3": ("the edges a save or derivation adds. They may join only new records and the records the call names",
+           _EVERY),
+    "S4": ("the ancestry edges a save or derivation adds. Each must start at a new record", _EVERY),
+}
+"""Per clause of Table 2: what the kit reads from a layer, and when the clause does not apply or holds trivially."""
+
+
+def needs_text(width: int = 79) -> str:
+    """:data:`CLAUSE_NEEDS` as plain text, one indented paragraph per clause (for ``coalg conform --help``)."""
+    out = []
+    for key, (reads, when) in CLAUSE_NEEDS.items():
+        out.append(textwrap.fill(f"{key} reads {reads}. {when}", width, initial_indent="  ",
+                                 subsequent_indent="      "))
+    return "\n".join(out) + "\n"
+
 
 _PROBES: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "save": (("c",), {"type": "fact", "namespace": "global", "tags": (), "metadata": None}),

@@ -109,13 +109,17 @@ class Session:
         self.created: list[tuple[Id, ...]] = []
         self.messages: list[str | None] = []
         self.notes: list[PrefixNote | None] = []
-        self.born: dict[Id, int] = {}
+        self.born: dict[str, int] = {}
+        self.replaced: dict[str, int] = {}
         self._raw: dict[str, Any] = {}
         self.store = self._look()
 
     def _look(self, planned: Sequence[Id] = ()) -> Store:
         """Read the layer; records nobody returned take the call's planned identifiers that are still free."""
-        self._raw = read_records(self.layer)
+        raw = read_records(self.layer)
+        self.born = {r: self.born.get(r, len(self.calls)) for r in sorted(raw)}
+        self.replaced = {r: k for r, k in self.replaced.items() if r in raw}
+        self._raw = raw
         free = [i for i in planned if i not in self.names.real]
         for real, name in zip(sorted(r for r in self._raw if r not in self.names.canonical), free):
             self.names.bind(real, name)
@@ -153,14 +157,25 @@ class Session:
         return self.names.refer(p, x + "…")
 
     def _rule_choice(self, live: list[str]) -> Id | None:
+        """The record the declared rule picks among ``live``; ``None`` when the rule cannot tell.
+
+        Birth is per record as the layer lists it: a record is born at the call
+        after which ``records()`` first lists its identifier, and an identifier
+        a delete freed and a later call reused starts a new record.  Records
+        born at the same call (the parts of a split) are not ordered, and a
+        record replaced in place (``save_at``) may count as born at either
+        call: when the rule's pick depends on either, the rule cannot tell.
+        """
         rule = self.caps.prefix_rule
-        named = [self.names.name(r) for r in live]
         if rule == "least":
             return self.names.name(min(live))
-        if rule in ("oldest", "newest"):
-            born = sorted(named, key=lambda c: (self.born.get(c, -1), c))
-            return born[0] if rule == "oldest" else born[-1]
-        return None
+        if rule not in ("oldest", "newest"):
+            return None
+        picks: set[str] = set()
+        for ages in ({r: self.born[r] for r in live}, {r: self.replaced.get(r, self.born[r]) for r in live}):
+            edge = min(ages.values()) if rule == "oldest" else max(ages.values())
+            picks |= {r for r in live if ages[r] == edge}
+        return self.names.name(picks.pop()) if len(picks) == 1 else None
 
     # -- the call ---------------------------------------------------------------------
     def _kw(self, valid_time: Any) -> dict[str, Any]:
@@ -269,12 +284,13 @@ class Session:
             for k, real in enumerate(reals):
                 old = self.names.canonical.get(real)
                 if isinstance(a, A.SaveAt):
+                    if real in self._raw:
+                        self.replaced[real] = len(self.calls)
                     self.names.bind(real, a.id)
                 elif old is None or old not in live_before:
                     self.names.bind(real, call.allocation.ids[k] if k < len(call.allocation.ids)
                                     else f"{call.allocation.ids[-1]}+{k}")
                 made.append(self.names.canonical[real])
-                self.born.setdefault(self.names.canonical[real], len(self.calls))
             self.store = self._look(call.allocation.ids)
             missing = [real for real, c in zip(reals, made) if c not in self.store.records]
             if missing:

@@ -64,7 +64,15 @@ class Naming:
         self.unnamed: dict[str, Id] = {}
 
     def bind(self, real: str, canonical: Id) -> None:
-        """The layer's identifier ``real`` is now the record the kit calls ``canonical``."""
+        """The layer's identifier ``real`` is now the record the kit calls ``canonical``.
+
+        A name a delete freed and a new record took is the new record's only: the
+        identifier that held it before (still shown, say, by an edge a delete left
+        behind) is named afresh, so that it never passes for the new record.
+        """
+        before = self.real.get(canonical)
+        if before is not None and before != real and self.canonical.get(before) == canonical:
+            del self.canonical[before]
         self.canonical[real] = canonical
         self.real[canonical] = real
 

@@ -18,7 +18,7 @@ ROOT = HERE.parent.parent
 
 
 def _cli(*args: str, seed: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{HERE}"}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HERE), *(p for p in sys.path if p)])}
     env.pop("PYTHONHASHSEED", None)
     if seed is not None:
         env["PYTHONHASHSEED"] = seed
@@ -83,7 +83,8 @@ def test_json_has_the_clause_keys_of_coalg_laws_and_is_the_same_under_any_hash_s
 
 
 def test_the_main_help_says_exit_1():
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *(p for p in sys.path if p)])}
     p = subprocess.run([sys.executable, "-m", "coalg", "--help"], capture_output=True, text=True, cwd=ROOT,
-                       check=False)
+                       env=env, check=False)
     assert "or a clause fails in `conform`" in " ".join(p.stdout.split())
     assert "coalg conform mymemory:Memory" in p.stdout

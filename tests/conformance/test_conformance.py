@@ -89,8 +89,9 @@ def test_the_replay_script_reproduces_the_witness(tmp_path):
     report = conform(layers.PlantedL7, **SMALL)
     script = tmp_path / "replay.py"
     script.write_text(report["clauses"]["L7"]["witness"]["replay"])
+    path = os.pathsep.join([str(HERE), str(ROOT), *(p for p in sys.path if p)])  # and what this run imports
     p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
-                       env={**os.environ, "PYTHONPATH": f"{HERE}{os.pathsep}{ROOT}"}, check=False)
+                       env={**os.environ, "PYTHONPATH": path}, check=False)
     assert p.returncode == 0, p.stderr
     records, edges = p.stdout.strip().splitlines()
     assert "id0002" in records and "id0001" not in records  # the evolved record survives, its parent is gone

@@ -1,0 +1,16 @@
+"""A corpus of small memory layers, each written from scratch against the documented protocol.
+
+Every module is one layer design and says, at module level, what the kit must
+find: ``FACTORY`` (the layer's factory), ``DESIGN`` (one line), ``FLAW``
+(``None`` for a correct layer, else the one planted flaw) and ``EXPECTED``
+(per clause of Table 2: ``True`` holds, ``False`` fails, ``None`` does not
+apply).  ``tests/conformance/test_corpus.py`` runs the kit over all of them.
+"""
+
+MODULES = (
+    "dict_both", "sqlite_edges", "event_log", "snapshots", "prefix_oldest", "recall_newest", "tombstones",
+    "no_valid_time",
+    "flaw_merge_inverse", "flaw_meta_root", "flaw_recall_first", "flaw_hidden_tombstone", "flaw_sqlite_refusal",
+    "flaw_hash_order",
+)
+"""The corpus, in the order the chapter's table lists it."""
