@@ -2,8 +2,8 @@
 
 The exploration engine (:mod:`~coalg.laws.seeds`, :mod:`~coalg.laws.exploration`,
 :mod:`~coalg.laws.walks`, :mod:`~coalg.laws.search`, with :mod:`~coalg.laws.display`
-for how calls print) and the clause type (:mod:`~coalg.laws.clause`, whose verdicts
-:mod:`~coalg.laws.verdict_cache` can share between processes) come first; then one
+for how calls print) and the clause type (:mod:`~coalg.laws.clause`, which remembers each verdict it
+computes) come first; then one
 module per law family, each with its predicate, its clause and
 the paper's results about it: :mod:`~coalg.laws.monotonicity` (L1, 5.1–5.2),
 :mod:`~coalg.laws.agreement` (L2, 5.14–5.15), :mod:`~coalg.laws.inverse_closure`
