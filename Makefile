@@ -4,7 +4,8 @@
 #   make quick  after editing a chapter: rebuild only the pages whose source changed
 #               (CH=05-8 rebuilds that chapter even if unchanged, e.g. after editing coalg/)
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (installs TeX Live on first use)
-#   make test   run the whole test suite (unit tests, doctests, book build + browser checks)
+#   make test   run the whole test suite on every core (unit tests, doctests, book build +
+#               browser checks)
 #   make lab    JupyterLab on the whole project: every chapter and explorer opens as a notebook;
 #               your copies to play with live in scratch/ (git-ignored)
 #   make explorers  serve the explorer notebooks as live apps with Voila (127.0.0.1 only);
@@ -45,8 +46,10 @@ pdf: setup
 	mkdir -p _build/pdf && cp _build/latex/book.pdf _build/pdf/book.pdf
 	@echo "pdf: _build/pdf/book.pdf"
 
+# On every core (pytest-xdist); a test file's tests stay in one process, so the fixtures a
+# file shares are made once, and the processes share one book build (tests/book/conftest.py).
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 # tools/lab_prepare.py copies the chapters and explorers into scratch/ (never overwriting a
 # copy) and writes scratch/START.ipynb; tools/lab/jupyter_lab_config.py serves the project root
