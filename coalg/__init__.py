@@ -68,25 +68,24 @@ __all__ = [
     "erase_allocation", "Edge", "Store", "EMPTY", "disjoint_union", "mention_disjoint_union",
     "UnionUndefined", "fibre", "restrict",
     # §3.2
-    "Letter", "Save", "SaveAt", "Recall", "RecallPrefix", "Delete", "Evolve", "Merge", "Split",
+    "Save", "SaveAt", "Recall", "RecallPrefix", "Delete", "Evolve", "Merge", "Split",
     "Supersede", "Link", "named", "creates", "is_fragment", "Allocation", "Oracle", "Theta",
     "DEFAULT_THETA", "Call", "uuid_like_ids",
     # §3.3
-    "step", "alpha", "run", "replay", "Trace", "Output", "Err", "Nothing", "Found", "Created",
+    "step", "alpha", "run", "Err", "Nothing", "Found", "Created",
     "Wrote", "Flag",
     # §3.4
-    "beta", "beta_minus", "unfold", "ancestry", "descendants", "ancestors", "descendant_ids",
+    "beta", "beta_minus", "unfold", "ancestry", "descendants",
     # bisimilarity
-    "coarsest_partition", "behaviour_classes", "bisimilar", "ancestry_bisimilar", "distinguish",
+    "behaviour_classes", "bisimilar", "ancestry_bisimilar", "distinguish",
     "allocation_blind_bisimilar", "allocation_blind_relation", "allocation_blind_witness",
     # realisations, laws, results
-    "Realisation", "CONTEXTFS", "REPAIRED", "REALISATIONS", "get_realisation", "law_table",
-    "Verdict", "known_items", "run_item",
+    "Realisation", "CONTEXTFS", "REPAIRED", "law_table",
+    "known_items", "run_item",
     # time and composition
     "History", "record", "believed", "as_of", "valid_at", "Timeline",
-    "frame_property", "prefix_collision_probability", "tenants",
-    # I/O and errors
-    "dumps_store", "loads_store", "save_store", "load_store", "CoalgError", "InputError",
+    "frame_property",
+    # the errors (coalg.errors: CoalgError, InputError) stay importable here, not listed
 ]
 
 __getattr__, __dir__, _ = lazy_loader.attach_stub(__name__, __file__)

@@ -11,28 +11,26 @@ from .model import erase_allocation
 from .model.store import Edge, Store, EMPTY, disjoint_union, mention_disjoint_union
 from .model.store import UnionUndefined, fibre, restrict
 # §3.2
-from .model import Letter, Save, SaveAt, Recall, RecallPrefix, Delete, Evolve, Merge, Split
+from .model import Save, SaveAt, Recall, RecallPrefix, Delete, Evolve, Merge, Split
 from .model import Supersede, Link, named, creates, is_fragment, Allocation, Oracle, Theta
 from .model import DEFAULT_THETA, Call, uuid_like_ids
 # §3.3
-from .model import step, alpha, run, replay, Trace, Output, Err, Nothing, Found, Created
+from .model import step, alpha, run, Err, Nothing, Found, Created
 from .model import Wrote, Flag
 # §3.4
-from .model import beta, beta_minus, unfold, ancestry, descendants, ancestors, descendant_ids
+from .model import beta, beta_minus, unfold, ancestry, descendants
 # bisimilarity
-from .bisim import coarsest_partition, behaviour_classes, bisimilar, ancestry_bisimilar
+from .bisim import behaviour_classes, bisimilar, ancestry_bisimilar
 from .bisim import distinguish, allocation_blind_bisimilar, allocation_blind_relation
 from .bisim import allocation_blind_witness
 # realisations, laws, results
-from .model import Realisation, CONTEXTFS, REPAIRED, REALISATIONS, get_realisation
+from .model import Realisation, CONTEXTFS, REPAIRED
 from .laws import law_table
-from .paper import Verdict, known_items, run_item
+from .paper import known_items, run_item
 # time and composition
 from .bitemporal import History, record, believed, as_of, valid_at, Timeline
-from .composition import frame_property, prefix_collision_probability, tenants
-# I/O
-from .model import dumps_store, loads_store, save_store, load_store
-from .errors import CoalgError, InputError
+from .composition import frame_property
+from .errors import CoalgError as CoalgError, InputError as InputError
 # isort: on
 
 __version__: str
@@ -43,23 +41,22 @@ __all__ = [
     "erase_allocation", "Edge", "Store", "EMPTY", "disjoint_union", "mention_disjoint_union",
     "UnionUndefined", "fibre", "restrict",
     # §3.2
-    "Letter", "Save", "SaveAt", "Recall", "RecallPrefix", "Delete", "Evolve", "Merge", "Split",
+    "Save", "SaveAt", "Recall", "RecallPrefix", "Delete", "Evolve", "Merge", "Split",
     "Supersede", "Link", "named", "creates", "is_fragment", "Allocation", "Oracle", "Theta",
     "DEFAULT_THETA", "Call", "uuid_like_ids",
     # §3.3
-    "step", "alpha", "run", "replay", "Trace", "Output", "Err", "Nothing", "Found", "Created",
+    "step", "alpha", "run", "Err", "Nothing", "Found", "Created",
     "Wrote", "Flag",
     # §3.4
-    "beta", "beta_minus", "unfold", "ancestry", "descendants", "ancestors", "descendant_ids",
+    "beta", "beta_minus", "unfold", "ancestry", "descendants",
     # bisimilarity
-    "coarsest_partition", "behaviour_classes", "bisimilar", "ancestry_bisimilar", "distinguish",
+    "behaviour_classes", "bisimilar", "ancestry_bisimilar", "distinguish",
     "allocation_blind_bisimilar", "allocation_blind_relation", "allocation_blind_witness",
     # realisations, laws, results
-    "Realisation", "CONTEXTFS", "REPAIRED", "REALISATIONS", "get_realisation", "law_table",
-    "Verdict", "known_items", "run_item",
+    "Realisation", "CONTEXTFS", "REPAIRED", "law_table",
+    "known_items", "run_item",
     # time and composition
     "History", "record", "believed", "as_of", "valid_at", "Timeline",
-    "frame_property", "prefix_collision_probability", "tenants",
-    # I/O and errors
-    "dumps_store", "loads_store", "save_store", "load_store", "CoalgError", "InputError",
+    "frame_property",
+    # the errors (coalg.errors: CoalgError, InputError) stay importable here, not listed
 ]
