@@ -4,7 +4,8 @@
 #   make quick  after editing a chapter: rebuild only the pages whose source changed
 #               (CH=05-8 rebuilds that chapter even if unchanged, e.g. after editing coalg/)
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (installs TeX Live on first use)
-#   make test   run the whole test suite (unit tests, doctests, book build + browser checks)
+#   make test   run the whole test suite on every core (unit tests, doctests, book build +
+#               browser checks)
 #   make verify the deep checks (estimated 50-60 minutes on two quiet cores; VERIFY_EXAMPLES=2000
 #               fits in about 25): the theorem and law tests, on both cores,
 #               with COALG_EXAMPLES=5000 random examples per property (the seed is printed;
@@ -54,8 +55,10 @@ pdf: setup
 	mkdir -p _build/pdf && cp _build/latex/book.pdf _build/pdf/book.pdf
 	@echo "pdf: _build/pdf/book.pdf"
 
+# On every core (pytest-xdist); a test file's tests stay in one process, so the fixtures a
+# file shares are made once, and the processes share one book build (tests/book/conftest.py).
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 # Each step's output goes to the terminal and to a log in $(VERIFY_LOG); the summary repeats the
 # seed, the pytest tally and each model's law tally. Exit status 1 if any step failed.

@@ -5,8 +5,8 @@ Copies the sources to a temporary folder (so the working tree's ``_build`` is no
 touched), runs the same command as ``make book`` there with ``_build`` absent, and
 prints the wall time and the slowest notebooks.  The target is under two minutes
 on the 2-core development machine (the aim is one minute).  The chapters run on every core
-before Sphinx reads them (``tools/sphinxext/coalg_execute.py``), so a chapter's
-time includes any wait for a law verdict another chapter is computing.
+before Sphinx reads them (``tools/sphinxext/coalg_execute.py``), after the law tables
+they share are computed once.
 
 Usage: ``.venv/bin/python bench/book_build.py [--runs N]``
 """

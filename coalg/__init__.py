@@ -56,42 +56,9 @@ False
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import lazy_loader
 
-from ._lazy import attach
 from .errors import CoalgError, InputError
-
-if TYPE_CHECKING:  # what a type checker (and an IDE) sees; at run time see ``__getattr__``
-    # isort: off
-    # one line per section of the paper, in the order of ``__all__``
-    # §3.1
-    from .model import Id, Record, Relation, inverse, ANCESTRY, DESCENDANT, LINEAGE, meta_ancestry
-    from .model import erase_allocation
-    from .model.store import Edge, Store, EMPTY, disjoint_union, mention_disjoint_union
-    from .model.store import UnionUndefined, fibre, restrict
-    # §3.2
-    from .model import Letter, Save, SaveAt, Recall, RecallPrefix, Delete, Evolve, Merge, Split
-    from .model import Supersede, Link, named, creates, is_fragment, Allocation, Oracle, Theta
-    from .model import DEFAULT_THETA, Call, uuid_like_ids
-    # §3.3
-    from .model import step, alpha, run, replay, Trace, Output, Err, Nothing, Found, Created
-    from .model import Wrote, Flag
-    # §3.4
-    from .model import beta, beta_minus, unfold, ancestry, descendants, ancestors, descendant_ids
-    # bisimilarity
-    from .bisim import coarsest_partition, behaviour_classes, bisimilar, ancestry_bisimilar
-    from .bisim import distinguish, allocation_blind_bisimilar, allocation_blind_relation
-    from .bisim import allocation_blind_witness
-    # realisations, laws, results
-    from .model import Realisation, CONTEXTFS, REPAIRED, REALISATIONS, get_realisation
-    from .laws import law_table
-    from .paper import Verdict, known_items, run_item
-    # time and composition
-    from .bitemporal import History, record, believed, as_of, valid_at, Timeline
-    from .composition import frame_property, prefix_collision_probability, tenants
-    # I/O
-    from .model import dumps_store, loads_store, save_store, load_store
-    # isort: on
 
 __version__ = "0.1.0"
 
@@ -101,25 +68,24 @@ __all__ = [
     "erase_allocation", "Edge", "Store", "EMPTY", "disjoint_union", "mention_disjoint_union",
     "UnionUndefined", "fibre", "restrict",
     # §3.2
-    "Letter", "Save", "SaveAt", "Recall", "RecallPrefix", "Delete", "Evolve", "Merge", "Split",
+    "Save", "SaveAt", "Recall", "RecallPrefix", "Delete", "Evolve", "Merge", "Split",
     "Supersede", "Link", "named", "creates", "is_fragment", "Allocation", "Oracle", "Theta",
     "DEFAULT_THETA", "Call", "uuid_like_ids",
     # §3.3
-    "step", "alpha", "run", "replay", "Trace", "Output", "Err", "Nothing", "Found", "Created",
+    "step", "alpha", "run", "Err", "Nothing", "Found", "Created",
     "Wrote", "Flag",
     # §3.4
-    "beta", "beta_minus", "unfold", "ancestry", "descendants", "ancestors", "descendant_ids",
+    "beta", "beta_minus", "unfold", "ancestry", "descendants",
     # bisimilarity
-    "coarsest_partition", "behaviour_classes", "bisimilar", "ancestry_bisimilar", "distinguish",
+    "behaviour_classes", "bisimilar", "ancestry_bisimilar", "distinguish",
     "allocation_blind_bisimilar", "allocation_blind_relation", "allocation_blind_witness",
     # realisations, laws, results
-    "Realisation", "CONTEXTFS", "REPAIRED", "REALISATIONS", "get_realisation", "law_table",
-    "Verdict", "known_items", "run_item",
+    "Realisation", "CONTEXTFS", "REPAIRED", "law_table",
+    "known_items", "run_item",
     # time and composition
     "History", "record", "believed", "as_of", "valid_at", "Timeline",
-    "frame_property", "prefix_collision_probability", "tenants",
-    # I/O and errors
-    "dumps_store", "loads_store", "save_store", "load_store", "CoalgError", "InputError",
+    "frame_property",
+    # the errors (coalg.errors: CoalgError, InputError) stay importable here, not listed
 ]
 
-__getattr__, __dir__, _ = attach(__name__, __file__)
+__getattr__, __dir__, _ = lazy_loader.attach_stub(__name__, __file__)

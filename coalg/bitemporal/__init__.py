@@ -24,27 +24,7 @@ for :func:`proposition_7_1` and :func:`contrast_example`, which default to the
 repaired realisation they are about.
 """
 
-from typing import TYPE_CHECKING
+import lazy_loader
 
-from .._lazy import attach
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)
 
-__getattr__, __dir__, __all__ = attach(__name__, __file__)
-
-if TYPE_CHECKING:
-    from .checks import check_3_20, check_5_27, check_7_1
-    from .histories import History, HistoryError, TimedCall, random_history, shifted, sim_vt
-    from .meeting import contrast_example, meeting_example
-    from .observations import Mode, Region, as_of, belief_regions, believed, valid_at
-    from .proofs import Proof, ProofStep, RecordedPair
-    from .recording_map import RecordedCall, Recording, channel, in_hist_rec, record, recording
-    from .repair import lineage_unchanged, proposition_7_1
-    from .separation import non_degeneracy_witness, recover_valid_times, separates_on
-    from .timeline import (
-        Timeline,
-        TimezonePitfall,
-        VersionEntry,
-        clock_to_datetime,
-        naive_timezone_pitfall,
-        timeline_of,
-    )
-    from .unrecoverable import theorem_5_27

@@ -12,19 +12,7 @@ what every subcommand shares            :mod:`~coalg.cli.common`
 ======================================  ==================================
 """
 
-from typing import TYPE_CHECKING
+import lazy_loader
 
-from .._lazy import attach
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)
 
-__getattr__, __dir__, __all__ = attach(__name__, __file__)
-
-if TYPE_CHECKING:
-    from .app import (
-        main,
-    )
-    from .laws import (
-        BadLength,
-        LengthNotForRuntime,
-        UnknownRealisation,
-        realisation_law_table,
-    )

@@ -18,30 +18,7 @@ module              what it holds
 A ``realisation`` argument left at ``None`` means the ContextFS model.
 """
 
-from typing import TYPE_CHECKING
+import lazy_loader
 
-from .._lazy import attach
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)
 
-__getattr__, __dir__, __all__ = attach(__name__, __file__)
-
-if TYPE_CHECKING:
-    from .caching import ancestry_cache_check, cache_counterexamples
-    from .checks import check_6_1, check_6_2, check_6_3, check_6_4, check_6_5, check_6_6, check_6_8
-    from .frame import FrameCheck, Union, frame_property, union
-    from .inclusion import dangling_edge_witness, inclusion_failures
-    from .prefixes import (
-        collision_threshold,
-        particular_prefix_probability,
-        prefix_bits,
-        prefix_collision_approx,
-        prefix_collision_probability,
-        prefix_recall_witness,
-    )
-    from .random_stores import (
-        random_allocation,
-        random_named_call,
-        random_pair,
-        random_small_store,
-        random_store,
-    )
-    from .tenancy import Interference, interference, tenants

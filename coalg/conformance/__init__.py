@@ -30,30 +30,7 @@ From a test suite: ``def test_memory_laws(): check_layer(MyMemory)``; from
 the command line: ``coalg conform mypackage.memory:MyMemory``.
 """
 
-from typing import TYPE_CHECKING
+import lazy_loader
 
-from .._lazy import attach
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)
 
-__getattr__, __dir__, __all__ = attach(__name__, __file__)
-
-if TYPE_CHECKING:
-    from .detect import inspect_layer
-    from .kit import (
-        WALK_LENGTH,
-        LawViolation,
-        check_layer,
-        conform,
-    )
-    from .order import HASHSEEDS
-    from .protocol import (
-        CAPABILITIES,
-        PREFIX_RULES,
-        BadLayer,
-        Capabilities,
-        ProtocolMisuse,
-        load_factory,
-    )
-    from .report import (
-        exit_status,
-        format_report,
-    )

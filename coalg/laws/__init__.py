@@ -2,8 +2,8 @@
 
 The exploration engine (:mod:`~coalg.laws.seeds`, :mod:`~coalg.laws.exploration`,
 :mod:`~coalg.laws.walks`, :mod:`~coalg.laws.search`, with :mod:`~coalg.laws.display`
-for how calls print) and the clause type (:mod:`~coalg.laws.clause`, whose verdicts
-:mod:`~coalg.laws.verdict_cache` can share between processes) come first; then one
+for how calls print) and the clause type (:mod:`~coalg.laws.clause`, which remembers each verdict it
+computes) come first; then one
 module per law family, each with its predicate, its clause and
 the paper's results about it: :mod:`~coalg.laws.monotonicity` (L1, 5.1–5.2),
 :mod:`~coalg.laws.agreement` (L2, 5.14–5.15), :mod:`~coalg.laws.inverse_closure`
@@ -15,134 +15,7 @@ the paper's results about it: :mod:`~coalg.laws.monotonicity` (L1, 5.1–5.2),
 and the per-step check (:mod:`~coalg.laws.stepcheck`) on top.
 """
 
-from typing import TYPE_CHECKING
+import lazy_loader
 
-from .._lazy import attach
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)
 
-__getattr__, __dir__, __all__ = attach(__name__, __file__)
-
-if TYPE_CHECKING:
-    from .agreement import (
-        check_5_14,
-        check_5_15,
-        check_L2,
-        history_lineage,
-        l2_disagreement,
-        record_view,
-        router_lineage,
-    )
-    from .ancestry import (
-        check_5_7,
-        check_5_9,
-        check_5_12,
-        check_5_13,
-    )
-    from .bitemporality import check_L6
-    from .clause import (
-        Clause,
-        ClauseInfo,
-        check,
-    )
-    from .common import (
-        SCHEMA_REALISATIONS,
-        observation_json,
-    )
-    from .display import (
-        show_call,
-        show_letter,
-    )
-    from .exploration import (
-        Exploration,
-        Node,
-        Transition,
-        explore,
-    )
-    from .foundations import (
-        check_3_6,
-        check_3_9,
-    )
-    from .integrity import (
-        check_5_30,
-        check_L7,
-        l7_strong_form,
-    )
-    from .inverse_closure import (
-        check_5_16,
-        check_L3,
-        l3_fault_path,
-    )
-    from .locality import (
-        check_3_22,
-        check_5_17,
-        check_5_18,
-        check_5_19,
-        check_L4i,
-        check_L4ii,
-        perturbations,
-    )
-    from .merge import (
-        check_5_24,
-        check_5_25,
-    )
-    from .monotonicity import (
-        check_5_1,
-        check_5_2,
-        check_L1,
-    )
-    from .resolution import (
-        check_5_20,
-        check_L5,
-        theta_variants,
-    )
-    from .schema import (
-        check_5_6,
-        check_S1,
-        check_S2,
-        check_S3,
-        check_S4,
-        check_schema,
-    )
-    from .search import (
-        RANDOM_LENGTH,
-        RANDOM_RUNS,
-    )
-    from .seeds import (
-        ALPHABETS,
-        NAMESPACES,
-        SEEDS,
-        UNKNOWN,
-        Seed,
-        Start,
-        allocate,
-        fault_variants,
-        fragment_alphabet,
-        full_alphabet,
-        recording_alphabet,
-        start_of,
-    )
-    from .stepcheck import (
-        STEP_CLAUSES,
-        TITLES,
-        ClauseResult,
-        StepReport,
-        check_step,
-        step_and_check,
-    )
-    from .table import (
-        CHECKS,
-        CLAUSE_TABLE,
-        CLAUSES,
-        INFO,
-        LAW_CLAUSES,
-        SCHEMA_CLAUSES,
-        clause_entry,
-        clear_cache,
-        format_law_table,
-        get_clause,
-        law_table,
-    )
-    from .walks import (
-        choice_words,
-        random_transitions,
-        run_choices,
-    )

@@ -10,6 +10,12 @@ search of :mod:`coalg.laws.search`; :func:`checker` derives the entry point
 ``check_<key>`` of a clause.  A clause's title, kind and place in the paper
 come from the one table of numbered items, :mod:`coalg.paper.items`
 (:attr:`Clause.info`).
+
+A verdict is a function of its :class:`Query` (the clause, the realisation and
+the search's arguments), so this module remembers each verdict it computes for
+the life of the process: one memo, keyed by the query, which nothing outside the
+search fills except :func:`remember` (a verdict the same code computed
+elsewhere, as the web book's build hands them to its chapters).
 """
 
 from __future__ import annotations
@@ -24,10 +30,9 @@ from ..paper import Verdict, numbered
 from .exploration import Transition
 from .search import RANDOM_RUNS, Outcome, Probe, Violation, search_all, verdict_of
 from .seeds import Start
-from .verdict_cache import entry_name, shared
 
-__all__ = ["Clause", "ClauseCheck", "ClauseInfo", "check", "check_many", "checker", "clear_verdicts",
-           "exploration_groups", "fault_reading"]
+__all__ = ["Clause", "ClauseCheck", "ClauseInfo", "Query", "check", "check_many", "checker", "clear_verdicts",
+           "exploration_groups", "fault_reading", "query", "remember"]
 
 
 @dataclass(frozen=True)
@@ -107,96 +112,94 @@ class Clause:
                 "``witness`` is a replayable\n    counterexample of minimal word length.\n")
 
 
-_Key = tuple[Clause, Realisation, bool, int, int, int]
-_VERDICTS: dict[_Key, Verdict] = {}
+@dataclass(frozen=True)
+class Query:
+    """What a verdict is a function of: the clause, the realisation and the search's arguments.
+
+    ``faults``, ``max_len`` and ``random_seed`` are settled (no ``None``): the
+    clause's own settings already applied (see :func:`query`).
+    """
+
+    clause: Clause
+    realisation: Realisation
+    faults: bool
+    max_len: int
+    random_runs: int
+    random_seed: int
 
 
-def _key(clause: Clause, realisation: Realisation, faults: bool | None, max_len: int | None, random_runs: int,
-         random_seed: int | None) -> _Key:
+_VERDICTS: dict[Query, Verdict] = {}
+"""The memo of :func:`check`: each query's verdict, computed once per process."""
+
+
+def query(clause: Clause, realisation: Realisation, *, faults: bool | None = None, max_len: int | None = None,
+          random_runs: int = RANDOM_RUNS, random_seed: int | None = None) -> Query:
+    """The query :func:`check` answers for these arguments (``None`` keeps the clause's own setting)."""
     if faults is not None and not clause.fault_choice:
         raise ValueError(f"clause {clause.key} is checked without injected faults; it takes no faults argument")
     if max_len is not None and max_len < 0:
         raise ValueError(f"max_len must be at least 0, not {max_len}")
     chosen = clause.faults if faults is None else faults
     with_faults = (not realisation.edge_faults) if chosen is None else chosen
-    bound = clause.max_len if max_len is None else max_len
-    seed = clause.random_seed if random_seed is None else random_seed
-    return clause, realisation, with_faults, bound, random_runs, seed
+    return Query(clause, realisation, with_faults, clause.max_len if max_len is None else max_len, random_runs,
+                 clause.random_seed if random_seed is None else random_seed)
 
 
-def _probe(key: _Key) -> Probe:
-    clause, realisation, _, _, random_runs, seed = key
-    step, at_start = clause.step, clause.at_start
-    assert step is not None, f"clause {clause.key} has neither a step predicate nor a search"
+def _probe(q: Query) -> Probe:
+    step, at_start, realisation = q.clause.step, q.clause.at_start, q.realisation
+    assert step is not None, f"clause {q.clause.key} has neither a step predicate nor a search"
     return Probe(lambda t: step(realisation, t),
                  None if at_start is None else (lambda st: at_start(realisation, st)),
-                 random_runs=random_runs, random_seed=seed)
+                 random_runs=q.random_runs, random_seed=q.random_seed)
 
 
-def _verdict(key: _Key, outcome: Outcome) -> Verdict:
-    clause, realisation, with_faults, _, _, _ = key
-    details = {} if clause.details is None else clause.details(realisation, with_faults)
+def _verdict(q: Query, outcome: Outcome) -> Verdict:
+    clause = q.clause
+    details = {} if clause.details is None else clause.details(q.realisation, q.faults)
     details.update(outcome.stats())
     n = outcome.explored
-    return verdict_of(clause.key, realisation, outcome.found, n,
-                      reading=clause.reading.format(faults=fault_reading(with_faults), alphabet=clause.alphabet),
+    return verdict_of(clause.key, q.realisation, outcome.found, n,
+                      reading=clause.reading.format(faults=fault_reading(q.faults), alphabet=clause.alphabet),
                       holds_summary=clause.holds.format(n=n), details=details)
 
 
-def _compute(keys: list[_Key]) -> None:
-    """Verdicts for ``keys`` not yet known: one pass per exploration they share (their order kept).
-
-    Every key of one call is of one realisation.  Verdicts shared by other
-    processes (:mod:`coalg.laws.verdict_cache`) are read instead of computed, and
-    the ones computed here are shared.
-    """
-    missing = [k for k in dict.fromkeys(keys) if k not in _VERDICTS]
-    if not missing:
-        return
-    realisation = missing[0][1]
-    own = all(_own_clause(k[0]) for k in missing)
-    names = {k: entry_name(k[0].key, realisation, k[2:]) for k in missing}
-    with shared(realisation, list(names.values()), own_clauses=own) as disk:
-        todo = []
-        for k in missing:
-            found = disk.load(names[k])
-            if found is None:
-                todo.append(k)
-            else:
-                _VERDICTS[k] = found
-        _search(todo)
-        for k in todo:
-            disk.save(names[k], _VERDICTS[k])
-
-
-def _own_clause(clause: Clause) -> bool:
-    """Whether ``clause`` is one the library declares (not a variant built by hand)."""
-    from .table import CLAUSE_TABLE  # the table imports this module
-
-    return any(clause is c for c in CLAUSE_TABLE)
-
-
-def _groups(keys: list[_Key]) -> list[list[_Key]]:
-    """``keys`` in the groups one search settles: a clause with its own search alone, the
+def _groups(queries: list[Query]) -> list[list[Query]]:
+    """``queries`` in the groups one search settles: a clause with its own search alone, the
     others by the exploration they share (alphabet, fault reading, bound); first-seen order."""
-    groups: dict[tuple[Any, ...], list[_Key]] = {}
-    for key in keys:
-        clause, _, with_faults, bound, _, _ = key
-        shared_by = ("own search", clause.key) if clause.search is not None else (clause.alphabet, with_faults, bound)
-        groups.setdefault(shared_by, []).append(key)
+    groups: dict[tuple[Any, ...], list[Query]] = {}
+    for q in queries:
+        shared_by = (("own search", q.clause.key) if q.clause.search is not None
+                     else (q.clause.alphabet, q.faults, q.max_len))
+        groups.setdefault(shared_by, []).append(q)
     return list(groups.values())
 
 
-def _search(keys: list[_Key]) -> None:
-    for members in _groups(keys):
-        clause, realisation, with_faults, bound, random_runs, seed = members[0]
-        if clause.search is not None:
-            _VERDICTS[members[0]] = clause.search(realisation, bound, random_runs, seed)
+def _compute(queries: list[Query]) -> None:
+    """Verdicts for the ``queries`` not yet remembered: one pass per exploration they share."""
+    missing = [q for q in dict.fromkeys(queries) if q not in _VERDICTS]
+    for members in _groups(missing):
+        first = members[0]
+        if first.clause.search is not None:
+            _VERDICTS[first] = first.clause.search(first.realisation, first.max_len, first.random_runs,
+                                                   first.random_seed)
             continue
-        outcomes = search_all(realisation, [_probe(k) for k in members], alphabet=clause.alphabet,
-                              faults=with_faults, max_len=bound)
-        for k, outcome in zip(members, outcomes):
-            _VERDICTS[k] = _verdict(k, outcome)
+        outcomes = search_all(first.realisation, [_probe(q) for q in members], alphabet=first.clause.alphabet,
+                              faults=first.faults, max_len=first.max_len)
+        for q, outcome in zip(members, outcomes):
+            _VERDICTS[q] = _verdict(q, outcome)
+
+
+def remember(q: Query, verdict: Verdict) -> None:
+    """Take ``verdict`` as the answer to ``q``, as though :func:`check` had computed it here.
+
+    For a caller that computed it with the same code in another process (the web
+    book's build computes each law table once and hands the verdicts to every
+    chapter's kernel); a verdict already remembered is kept.  ``TypeError`` if
+    ``verdict`` is not a :class:`~coalg.paper.Verdict` of ``q``'s clause.
+    """
+    if not isinstance(verdict, Verdict) or verdict.item != q.clause.key:
+        raise TypeError(f"not a verdict of clause {q.clause.key}: {type(verdict).__name__}")
+    _VERDICTS.setdefault(q, copy.deepcopy(verdict))
 
 
 def exploration_groups(
@@ -209,8 +212,8 @@ def exploration_groups(
     Checking the groups in separate processes gives the same verdicts as one
     :func:`check_many` (the web book's build does this to use every core).
     """
-    keys = [_key(c, realisation, None, max_len, RANDOM_RUNS, None) for c in clauses]
-    return [tuple(k[0] for k in group) for group in _groups(keys)]
+    queries = [query(c, realisation, max_len=max_len) for c in clauses]
+    return [tuple(q.clause for q in group) for group in _groups(queries)]
 
 
 def check_many(
@@ -226,9 +229,9 @@ def check_many(
     (with its own fault setting and random seed); verdicts are remembered, so a
     later :func:`check` of the same clause with the same arguments costs nothing.
     """
-    keys = [_key(c, realisation, None, max_len, random_runs, None) for c in clauses]
-    _compute(keys)
-    return [copy.deepcopy(_VERDICTS[k]) for k in keys]
+    queries = [query(c, realisation, max_len=max_len, random_runs=random_runs) for c in clauses]
+    _compute(queries)
+    return [copy.deepcopy(_VERDICTS[q]) for q in queries]
 
 
 def check(
@@ -249,9 +252,10 @@ def check(
     remembered per arguments (:func:`clear_verdicts` forgets them); each call
     returns a copy.
     """
-    key = _key(clause, realisation, faults, max_len, random_runs, random_seed)
-    _compute([key])
-    return copy.deepcopy(_VERDICTS[key])
+    q = query(clause, realisation, faults=faults, max_len=max_len, random_runs=random_runs,
+              random_seed=random_seed)
+    _compute([q])
+    return copy.deepcopy(_VERDICTS[q])
 
 
 def clear_verdicts() -> None:

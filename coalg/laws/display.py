@@ -6,44 +6,26 @@ show them as the word so far.
 
 from __future__ import annotations
 
+from typing import get_args
+
 from ..model import Call, Letter
-from ..model import alphabet as A
 
 __all__ = ["show_call", "show_letter"]
 
 
+_LETTERS: tuple[type, ...] = get_args(Letter)
+
+
 def show_letter(a: Letter) -> str:
-    """A one-line rendering of a letter, for tables and explanations.
+    """A one-line rendering of a letter, for tables and explanations: ``str(a)``, or ``TypeError``.
 
     >>> from coalg.model import Evolve, Merge
     >>> show_letter(Merge(("a", "b"))), show_letter(Evolve("id0", "x", by_prefix=True))
     ('merge(a, b)', "evolve(id0…, 'x') by prefix")
     """
-    pfx = getattr(a, "by_prefix", False)
-    dots = "…" if pfx else ""
-    tail = " by prefix" if pfx else ""
-    match a:
-        case A.Save(record=r):
-            return f"save({r.content!r} in {r.namespace})"
-        case A.SaveAt(id=i, record=r):
-            return f"save_at({i}, {r.content!r})"
-        case A.Recall(id=i):
-            return f"recall({i})"
-        case A.RecallPrefix(prefix=p):
-            return f"recall_prefix({p}…)"
-        case A.Delete(id=i):
-            return f"delete({i}{dots}){tail}"
-        case A.Evolve(id=i, content=c):
-            return f"evolve({i}{dots}, {c!r}){tail}"
-        case A.Merge(ids=ids):
-            return f"merge({', '.join(i + dots for i in ids)}){tail}"
-        case A.Split(id=i, contents=cs):
-            return f"split({i}{dots}, {', '.join(map(repr, cs))}){tail}"
-        case A.Supersede(old=o, new=n):
-            return f"supersede({o}, {n})"
-        case A.Link(source=i, relation=r, target=j):
-            return f"link({i}, {r.name}, {j})"
-    raise TypeError(f"not a letter: {a!r}")
+    if not isinstance(a, _LETTERS):
+        raise TypeError(f"not a letter: {a!r}")
+    return str(a)  # each letter class prints itself (coalg.model.alphabet): one way to print a letter
 
 
 def show_call(c: Call) -> str:

@@ -11,7 +11,7 @@ at all (:func:`consults_theta`), in which case no θ′ can change it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..model import (
     CONTEXTFS,
@@ -76,26 +76,33 @@ def _explain(t: Transition, out2: Output) -> tuple[dict[str, Any], str]:
             f"{show_call(t.call)} gives a different output or store under θ′ than under θ.")
 
 
-class _Watched(Theta):
-    """θ with the same orders, noting every attribute a step reads from it."""
+class _Watched:
+    """θ behind a proxy that notes the name of every attribute a step reads from it.
 
-    def __getattribute__(self, name: str) -> Any:
-        if name not in ("_reads", "__dict__"):
-            object.__getattribute__(self, "_reads").append(name)
-        return object.__getattribute__(self, name)
+    Not a :class:`~coalg.model.Theta` and no change to one: each read is passed on
+    to the θ it wraps, so the step computes exactly what it computes under θ.
+    """
+
+    def __init__(self, theta: Theta) -> None:
+        self.theta = theta
+        self.reads: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:  # called only for θ's attributes, not the two above
+        self.reads.append(name)
+        return getattr(self.theta, name)
 
 
 def consults_theta(realisation: Realisation, t: Transition) -> bool:
-    """Whether the call of ``t`` reads θ at all: run again under a watched copy of θ.
+    """Whether the call of ``t`` reads θ at all: run again with θ behind a watching proxy.
 
     A step is a deterministic function of (s, a, ξ, faults, θ); if it read no
     attribute of θ and gave the same result, every θ′ gives that result too, and
     there is no variant to try.  Otherwise :func:`theta_variants` are tried.
     """
-    w = _Watched(t.theta.type_priority, t.theta.id_priority, t.theta.descending)
-    object.__setattr__(w, "_reads", [])
-    out, after = realisation.step(t.before, t.call.letter, t.call.allocation, theta=w, faults=t.call.faults)
-    return bool(object.__getattribute__(w, "_reads")) or out != t.output or after != t.after
+    w = _Watched(t.theta)
+    out, after = realisation.step(t.before, t.call.letter, t.call.allocation, theta=cast(Theta, w),
+                                  faults=t.call.faults)
+    return bool(w.reads) or out != t.output or after != t.after
 
 
 def _independent(realisation: Realisation, t: Transition) -> tuple[int, Violation | None]:

@@ -17,35 +17,7 @@ depends only on its arguments: the same input gives the same figure under any
 ``import coalg`` never imports this package.  Tests use the Agg backend.
 """
 
-from typing import TYPE_CHECKING
+import lazy_loader
 
-from .._lazy import attach
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)
 
-__getattr__, __dir__, __all__ = attach(__name__, __file__)
-
-if TYPE_CHECKING:
-    from .charts import plot_benchmark, plot_prefix_collision, plot_refinement
-    from .edges import edge_family
-    from .labels import place_labels
-    from .layout import store_layout, unfolding_extent, unfolding_layout
-    from .plane import derivation_kind, plane_limits, plot_bitemporal_plane
-    from .store import plot_store
-    from .style import (
-        ADDED,
-        FIGSIZE,
-        FONT_SIZE,
-        GHOST,
-        HIGHLIGHT,
-        LABEL_SIZE,
-        NEUTRAL,
-        NOTE_SIZE,
-        PALETTE,
-        QUERY_COLOUR,
-        REMOVED,
-        colour_map,
-        finish_axes,
-        graph_figsize,
-        new_axes,
-        text_size,
-    )
-    from .unfolding import plot_unfolding, plot_unfoldings, unfolding_diff, unfolding_figsize

@@ -30,31 +30,7 @@ embeds the widget state statically (the web book) shows a meaningful picture.
 Python callbacks run only under a live kernel (JupyterLab, Voila).
 """
 
-from typing import TYPE_CHECKING
+import lazy_loader
 
-from .._lazy import attach
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)
 
-__getattr__, __dir__, __all__ = attach(__name__, __file__)
-
-if TYPE_CHECKING:
-    from .allocation import next_allocation
-    from .ancestry import AncestryExplorer
-    from .base import SCALES, Explorer
-    from .bitemporal_stepper import BitemporalStepper
-    from .figures import render
-    from .merge_lab import MergeLab
-    from .operations import OPERATIONS
-    from .playground import DerivationPlayground
-    from .refinement_stepper import RefinementStepper
-    from .session import SessionError, dumps_session, loads_session, read_session, write_session
-    from .tenants_lab import TenantsLab
-    from .tour import Tour, TourFrame, tour_widget
-    from .tours import (
-        TOURS,
-        ancestry_tour,
-        bitemporal_tour,
-        merge_tour,
-        playground_tour,
-        refinement_tour,
-        tenants_tour,
-    )

@@ -9,12 +9,16 @@ The browser (``chromium_browser``) comes from ``tests/conftest.py``.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import http.server
+import os
 import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -67,18 +71,51 @@ def build_book(extra_args: tuple[str, ...] = ()) -> subprocess.CompletedProcess[
     )
 
 
+BUILD_LOCK_SECONDS = 3600
+"""How long a test process waits for another one's book build before it fails."""
+
+
+@contextlib.contextmanager
+def _build_lock() -> Iterator[None]:
+    """Hold `_build/.book-build.lock`: one process of a parallel run (pytest -n) builds, the others wait.
+
+    The lock is taken without blocking, retried every second until
+    ``BUILD_LOCK_SECONDS``; a process that waits longer fails with a clear message.
+    """
+    BUILD_DIR.mkdir(exist_ok=True)
+    fd = os.open(BUILD_DIR / ".book-build.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        deadline = time.monotonic() + BUILD_LOCK_SECONDS
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"another test process held the book build lock for {BUILD_LOCK_SECONDS} s")
+                time.sleep(1)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 @pytest.fixture(scope="session")
 def built_book() -> Path:
-    """`_build/html`, rebuilt unless its index.html is newer than every source file."""
+    """`_build/html`, rebuilt unless its index.html is newer than every source file.
+
+    Under pytest-xdist each worker asks; the first builds while holding the build
+    lock, and the others, once they get the lock, find the fresh build and reuse it.
+    """
     index = HTML_DIR / "index.html"
-    if index.exists() and index.stat().st_mtime > _newest_source_mtime():
-        return HTML_DIR
-    if not (ROOT / "_vendor" / "offline").is_dir():
-        pytest.fail("_vendor/offline is missing; run `make setup` (npm ci + tools/vendor_js.sh)")
-    proc = build_book()
-    if proc.returncode != 0 or not index.exists():
-        tail = "\n".join(proc.stdout.splitlines()[-80:])
-        pytest.fail(f"book build failed (exit {proc.returncode}); last lines:\n{tail}")
+    with _build_lock():
+        if index.exists() and index.stat().st_mtime > _newest_source_mtime():
+            return HTML_DIR
+        if not (ROOT / "_vendor" / "offline").is_dir():
+            pytest.fail("_vendor/offline is missing; run `make setup` (npm ci + tools/vendor_js.sh)")
+        proc = build_book()
+        if proc.returncode != 0 or not index.exists():
+            tail = "\n".join(proc.stdout.splitlines()[-80:])
+            pytest.fail(f"book build failed (exit {proc.returncode}); last lines:\n{tail}")
     return HTML_DIR
 
 

@@ -511,19 +511,35 @@ def _execute(path: Path, cwd: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def verdict_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("verdicts")
+def kernel_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An ``IPYTHONDIR`` whose kernels start with the law tables, as the book build's do.
+
+    The tables are computed once per session (tools/sphinxext/law_tables.py;
+    tests/book/test_law_tables.py checks that a loaded verdict equals the computed
+    one); every chapter still runs every cell in a fresh kernel.
+    """
+    spec = importlib.util.spec_from_file_location("law_tables", ROOT / "tools" / "sphinxext" / "law_tables.py")
+    assert spec is not None and spec.loader is not None
+    law_tables = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(law_tables)
+    from coalg.laws.table import CLAUSES
+
+    folder = law_tables.private_folder(tmp_path_factory.mktemp("build") / "law-tables")
+    assert folder is not None
+    digest = law_tables.code_digest()
+    for name in ("contextfs", "repaired"):
+        law_tables.write(folder, name, law_tables.table_json(name, law_tables.compute(name, CLAUSES), digest))
+    ipython_dir = tmp_path_factory.mktemp("ipython")
+    startup = ipython_dir / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "50-coalg-law-tables.py").write_text(law_tables.startup_file(folder), encoding="utf-8")
+    return ipython_dir
 
 
 @pytest.fixture
-def shared_verdicts(verdict_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The kernels share law verdicts as the book build's do (coalg.laws.verdict_cache).
-
-    Each verdict is computed once per session, by the first chapter that shows it, and read
-    by the others (tests/laws/test_verdict_cache.py checks that a read verdict equals the
-    computed one); every chapter still runs every cell in a fresh kernel.
-    """
-    monkeypatch.setenv("COALG_VERDICT_CACHE", str(verdict_folder))
+def shared_verdicts(kernel_profile: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernels start with the law tables computed once (see ``kernel_profile``)."""
+    monkeypatch.setenv("IPYTHONDIR", str(kernel_profile))
 
 
 @pytest.mark.book

@@ -17,9 +17,9 @@ from coalg.model import (
     Letter,
     Link,
     Merge,
-    Record,
     Recall,
     RecallPrefix,
+    Record,
     Relation,
     Save,
     SaveAt,
@@ -56,11 +56,19 @@ def test_a_letter_prints_as_show_letter_shows_it(letter: Letter) -> None:
 
 
 def test_printed_forms() -> None:
-    assert [str(a) for a in EVERY_KIND[:4]] == [
-        "save(\"a 'quoted' text\" in alice)", "save_at(id0001, 'b')", "recall(id0001)", "recall_prefix(id…)"
+    assert [str(a) for a in EVERY_KIND] == [
+        "save(\"a 'quoted' text\" in alice)", "save_at(id0001, 'b')", "recall(id0001)", "recall_prefix(id…)",
+        "delete(id0001)", "delete(id0…) by prefix", "evolve(id0001, 'c')", "evolve(id0…, 'c') by prefix",
+        "merge(id0001, id0002)", "merge(id0…, id1…, id2…) by prefix", "split(id0001, 'p', 'q')",
+        "split(id0…, 'p', 'q') by prefix", "supersede(id0001, id0002)", "link(id0001, REFERENCES, id0002)",
     ]
-    assert str(Merge(("id0", "id1", "id2"), by_prefix=True)) == "merge(id0…, id1…, id2…) by prefix"
     assert str(Link("i", Relation.REFERENCES, "j")) == "link(i, REFERENCES, j)"
+
+
+@pytest.mark.parametrize("not_a_letter", [5, "save(x)", Record("x"), None])
+def test_show_letter_refuses_what_is_not_a_letter(not_a_letter: object) -> None:
+    with pytest.raises(TypeError, match="not a letter"):
+        show_letter(not_a_letter)  # type: ignore[arg-type]
 
 
 @budget(200)

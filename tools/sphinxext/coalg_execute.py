@@ -10,13 +10,14 @@ notebooks in the cache.  MyST-NB then finds every page cached and only renders.
 The notebook is read exactly as MyST-NB reads it (its own reader and
 configuration), so the cache key is the one MyST-NB looks up.  A notebook that fails
 here is not cached: MyST-NB runs it again in the read and reports the error as it
-always does.  Chapters also share their law verdicts through
-``COALG_VERDICT_CACHE`` (see :mod:`coalg.laws.verdict_cache`), set here to a
-folder beside the execution cache, so a verdict several chapters show is
-computed once per build; the law tables of the realisations named in
-``coalg_verdicts_first`` are computed before any chapter, one shared exploration
-per worker, so the longest searches run side by side instead of one chapter
-waiting for all of them.
+always does.
+
+The law tables of the realisations named in ``coalg_verdicts_first`` are
+computed before any chapter runs, one shared exploration per worker, and written
+to a private folder beside the execution cache; an IPython startup file hands
+them to every kernel of the build (:mod:`law_tables`), so a verdict several
+chapters show is computed once per build.  Tables already written by the same
+code are not computed again.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import law_tables  # beside this file: the folder is on sys.path as a local extension
 import nbformat
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -70,34 +72,59 @@ def _execute(nb_text: str, cwd: str, timeout: int | None) -> tuple[str | None, f
     return nbformat.writes(nb), result.time, None
 
 
-def _verdicts(realisation: str, clauses: tuple[str, ...]) -> tuple[float, str | None]:
-    """In a worker: check ``clauses`` on ``realisation``, sharing the verdicts; the time, the error."""
+def _verdicts(realisation: str, clauses: tuple[str, ...]) -> tuple[list[dict[str, Any]] | None, float, str | None]:
+    """In a worker: the verdicts of ``clauses`` on ``realisation`` as JSON; the time, the error."""
     start = time.perf_counter()
     try:
-        from coalg.laws.clause import check_many
-        from coalg.laws.table import get_clause
-        from coalg.model import get_realisation
-
-        check_many([get_clause(k) for k in clauses], get_realisation(realisation))
-    except Exception as exc:  # the chapters then compute the verdicts themselves
-        return time.perf_counter() - start, f"{type(exc).__name__}: {exc}"
-    return time.perf_counter() - start, None
+        entries = law_tables.compute(realisation, clauses)
+    except Exception as exc:  # noqa: BLE001 (the chapters then compute the verdicts themselves)
+        return None, time.perf_counter() - start, f"{type(exc).__name__}: {exc}"
+    return entries, time.perf_counter() - start, None
 
 
-def _verdict_jobs(names: list[str]) -> list[tuple[str, tuple[str, ...]]]:
-    """The law tables of ``names``, one job per exploration their clauses share."""
-    if not names or not os.environ.get("COALG_VERDICT_CACHE"):
-        return []
+def _verdict_jobs(names: list[str], folder: Path, digest: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The law tables of ``names`` that ``folder`` lacks, one job per exploration their clauses share."""
     try:
         from coalg.laws.clause import exploration_groups
         from coalg.laws.table import CLAUSE_TABLE
         from coalg.model import get_realisation
 
-        return [(name, tuple(c.key for c in group))
-                for name in names for group in exploration_groups(CLAUSE_TABLE, get_realisation(name))]
-    except Exception as exc:
+        jobs = []
+        for name in names:
+            text = law_tables._read(folder / f"{name}.json")
+            if text is not None and law_tables.parse(text, digest) is not None:
+                continue
+            jobs += [(name, tuple(c.key for c in group))
+                     for group in exploration_groups(CLAUSE_TABLE, get_realisation(name))]
+        return jobs
+    except Exception as exc:  # noqa: BLE001 (any failure: the chapters compute their own)
         logger.info(f"coalg_book: no law tables computed first ({type(exc).__name__}: {exc})")
         return []
+
+
+def _law_tables(pool: ProcessPoolExecutor, names: list[str], folder: Path | None) -> None:
+    """Compute the law tables of ``names`` on ``pool`` and write each one whole into ``folder``."""
+    if not names or folder is None:
+        return
+    digest = law_tables.code_digest()
+    jobs = _verdict_jobs(names, folder, digest)
+    tables = {pool.submit(_verdicts, name, clauses): (name, clauses) for name, clauses in jobs}
+    parts: dict[str, list[dict[str, Any]] | None] = {name: [] for name, _ in jobs}
+    for future in as_completed(tables):
+        name, clauses = tables[future]
+        entries, seconds, error = future.result()
+        logger.info(f"coalg_book: law table of {name} ({', '.join(clauses)}): "
+                    + (f"{seconds:.1f} s" if error is None else f"not computed ({error})"))
+        done = parts[name]
+        parts[name] = None if entries is None or done is None else done + entries
+    from coalg.laws.table import CLAUSES
+
+    for name, entries in parts.items():
+        if entries is None:
+            continue
+        entries.sort(key=lambda e: CLAUSES.index(e["clause"]))
+        if [e["clause"] for e in entries] == list(CLAUSES):
+            law_tables.write(folder, name, law_tables.table_json(name, entries, digest))
 
 
 def _to_run(env: BuildEnvironment, cache: Any, docnames: list[str]) -> list[tuple[str, Any]]:
@@ -138,25 +165,18 @@ def execute_in_parallel(app: Sphinx, env: BuildEnvironment, docnames: list[str])
     todo = _to_run(env, cache, docnames)
     if len(todo) < 2:
         return
-    # Many chapters show verdicts of these law tables: they are computed first, one
-    # exploration per worker, so no chapter waits alone for a long search.
-    jobs = _verdict_jobs(list(app.config.coalg_verdicts_first))
     timeout = env.mystnb_config.execution_timeout
     workers = min(workers, len(todo))
     logger.info(f"coalg_book: running {len(todo)} notebooks on {workers} workers")
     start, done = time.perf_counter(), 0
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            tables = {pool.submit(_verdicts, name, clauses): f"law table of {name} ({', '.join(clauses)})"
-                      for name, clauses in jobs}
+            # Many chapters show verdicts of these law tables: they are computed first, one
+            # exploration per worker, and every chapter's kernel starts with them.
+            _law_tables(pool, list(app.config.coalg_verdicts_first), _table_folder(env.app.config))
             chapters = {pool.submit(_execute, nbformat.writes(nb), str(Path(path).parent), timeout): path
                         for path, nb in todo}
-            for future in as_completed([*tables, *chapters]):
-                if future in tables:
-                    seconds, error = future.result()
-                    logger.info(f"coalg_book: {tables[future]}: "
-                                + (f"{seconds:.1f} s" if error is None else f"not computed ({error})"))
-                    continue
+            for future in as_completed(chapters):
                 path = chapters[future]
                 executed, seconds, error = future.result()
                 done += 1
@@ -173,10 +193,26 @@ def execute_in_parallel(app: Sphinx, env: BuildEnvironment, docnames: list[str])
     logger.info(f"coalg_book: {len(todo)} notebooks ran in {time.perf_counter() - start:.1f} s")
 
 
+def _table_folder(config: Any) -> Path | None:
+    """The private folder of the build's law tables, beside the execution cache (``None``: none)."""
+    if config.nb_execution_mode != "cache" or not config.nb_execution_cache_path:
+        return None
+    return law_tables.private_folder(Path(config.nb_execution_cache_path) / "law-tables")
+
+
 def share_verdicts(app: Sphinx, config: Any) -> None:
-    """``config-inited``: every kernel of the build shares law verdicts in a folder under ``_build``."""
-    if config.nb_execution_mode == "cache" and config.nb_execution_cache_path:
-        os.environ["COALG_VERDICT_CACHE"] = str(Path(config.nb_execution_cache_path) / "verdicts")
+    """``config-inited``: every kernel of the build starts by loading the build's law tables.
+
+    The startup file goes to the private ``IPYTHONDIR`` that ``coalg_book`` gives
+    the build's kernels (after it, by priority); without one, nothing is shared.
+    """
+    ipython_dir = os.environ.get("IPYTHONDIR")
+    folder = _table_folder(config)
+    if not ipython_dir or folder is None:
+        return
+    startup = Path(ipython_dir) / "profile_default" / "startup"
+    startup.mkdir(parents=True, exist_ok=True)
+    (startup / "50-coalg-law-tables.py").write_text(law_tables.startup_file(folder), encoding="utf-8")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
