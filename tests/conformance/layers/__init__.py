@@ -4,7 +4,7 @@ Every module is one layer design and says, at module level, what the kit must
 find: ``FACTORY`` (the layer's factory), ``DESIGN`` (one line), ``FLAW``
 (``None`` for a correct layer, else the one planted flaw) and ``EXPECTED``
 (per clause of Table 2: ``True`` holds, ``False`` fails, ``None`` does not
-apply).  ``tests/conformance/test_corpus.py`` runs the kit over all of them.
+apply).  ``tests/conformance/test_layer_corpus.py`` runs the kit over all of them.
 """
 
 MODULES = (
