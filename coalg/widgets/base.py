@@ -255,10 +255,13 @@ class Explorer:
         files = change.get("new") or ()
         if not files or self._busy:
             return
-        f = files[0] if isinstance(files, list | tuple) else next(iter(files.values()))
-        self.import_session(bytes(f["content"]), source=str(f.get("name", "<upload>")))
-        if self._ui is not None and "import" in self._ui:
-            self._ui["import"].value = ()  # ready for the next file, even the same one again
+        try:
+            f = files[0] if isinstance(files, list | tuple) else next(iter(files.values()))
+            self.import_session(bytes(f["content"]), source=str(f.get("name", "<upload>")))
+        finally:
+            if self._ui is not None and "import" in self._ui:
+                # ready for the next file, even the same one again, after a refusal as after an import
+                self._ui["import"].value = ()
 
     def _session_bar(self, ui: dict[str, Any]) -> Any:
         """The row that downloads the session as a file and imports one."""
