@@ -271,3 +271,31 @@ def test_the_lecture_hall_size_on_a_1080p_screen(server: Server, chromium_browse
     assert font >= 32.0, font  # the explorer's own text too
     tab.shot("explorer-ancestry-lecture-hall")
     tab.close()
+
+
+def test_a_12_mib_upload_is_refused_in_the_page_and_import_works_again(server: Server, chromium_browser: Any) -> None:
+    """A session file over the limit gets a message and is never sent (over the server's 10 MiB a
+    message to the kernel would close the connection); the next file imports without a reload."""
+    import base64
+
+    tab = Tab(chromium_browser, server, "explore-merge.ipynb")
+    page = tab.page
+    href = page.locator(".coalg-download").first.get_attribute("href")
+    assert href is not None and href.startswith("data:application/json")
+    session = base64.b64decode(href.split(",", 1)[1])
+    button = page.locator(".coalg-explorer .widget-upload").first
+    big = session + b" " * (12 * 1024 * 1024)
+    for _ in range(2):  # and the same file again, at once
+        with page.expect_file_chooser() as chooser:
+            button.click()
+        chooser.value.set_files([{"name": "big.json", "mimeType": "application/json", "buffer": big}])
+        tab.wait_text(".coalg-message", "more than the limit")
+        said = tab.text(".coalg-message")
+        assert f"big.json: {len(big)} bytes" in said and "not sent" in said, said
+        page.evaluate("() => document.querySelector('.coalg-upload-refused').remove()")
+    with page.expect_file_chooser() as chooser:
+        button.click()
+    chooser.value.set_files([{"name": "class.json", "mimeType": "application/json", "buffer": session}])
+    tab.wait_text(".coalg-message", "session imported")
+    tab.shot("explorer-merge-upload-refused")
+    tab.close()
