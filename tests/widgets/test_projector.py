@@ -162,7 +162,7 @@ def test_at_the_lecture_hall_size_a_pair_too_wide_goes_one_under_the_other_and_t
         assert ex.evolve("the revised text")
     pairs = _pairs(ex)
     assert _side_by_side(pairs["ancestry"])
-    (xb, yb), (xa, ya) = pairs["descendants"]
+    (_xb, yb), (_xa, ya) = pairs["descendants"]
     assert not _side_by_side(pairs["descendants"]) and yb < ya
     width, _height, _labels = _label_px(ex.figure_svg())
     assert width <= WIDE_SCREEN_PX
