@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..laws import show_letter
@@ -44,7 +44,7 @@ from .allocation import next_allocation
 from .base import Explorer, action
 from .controls import figure_image, ipywidgets, preset_picker, wide
 from .fields import Fields
-from .figures import MAX_WIDTH, canvas, render
+from .figures import FULL_WIDTH_FROM, canvas, max_width, render
 from .session import SessionError
 from .text import esc, output_text, short
 
@@ -354,13 +354,50 @@ class AncestryExplorer(Explorer):
             plot_unfoldings(u["descendants_before"], u["descendants_after"], axes=axes[2:4],
                             title_left=titles["descendants_before"], title_right=titles["descendants_after"])
 
-        if left + right + 0.4 <= canvas((MAX_WIDTH, 1.0), self.scale)[0]:
+        if self.scale >= FULL_WIDTH_FROM:  # the lecture hall: each pair side by side whenever it fits
+            return self._rows_svg(draw, [(sizes["ancestry_before"], sizes["ancestry_after"]),
+                                         (sizes["descendants_before"], sizes["descendants_after"])], title)
+        if left + right + 0.4 <= max_width(self.scale) / self.scale:
             height = max(sizes["ancestry_before"][1], sizes["ancestry_after"][1]) + max(
                 sizes["descendants_before"][1], sizes["descendants_after"][1])
             return render(draw, (left + right + 0.4, height + 0.6), ncols=2, nrows=2, scale=self.scale,
                           width_ratios=(left, right), bottom=0.2, top=0.4, left=0.55)
         return render(draw, (max(left, right) + 0.2, sum(h for _w, h in sizes.values()) + 0.8), ncols=1, nrows=4,
                       scale=self.scale, bottom=0.2, top=0.4, left=0.55)
+
+    def _rows_svg(self, draw: Callable[[list[Any]], None],
+                  pairs: list[tuple[tuple[float, float], tuple[float, float]]], title: float) -> bytes:
+        """The four trees with each pair (before, after) on one row when the two fit the width, else
+        the one above the other: at the lecture hall's size a pair of small trees stays side by
+        side even when the other pair is too wide for that."""
+        room = max_width(self.scale) / self.scale
+        margin, gap, above, below = 0.55, 0.4, 0.4, 0.2  # inches: tick labels, between trees, names, under
+        rows: list[list[tuple[float, float]]] = []
+        for b, a in pairs:
+            wb, wa = max(b[0], title), max(a[0], title)
+            if margin + wb + gap + wa + 0.1 <= room:
+                rows.append([(wb, max(b[1], a[1])), (wa, max(b[1], a[1]))])
+            else:
+                rows += [[(wb, b[1])], [(wa, a[1])]]
+        width = max(margin + sum(w for w, _h in row) + gap * (len(row) - 1) + 0.1 for row in rows)
+        height = sum(max(h for _w, h in row) for row in rows) + 0.2
+        cw, ch = canvas((width, height), self.scale)
+
+        def placed(axes: list[Any]) -> None:
+            top = ch - 0.1
+            k = 0
+            for row in rows:
+                h = max(hh for _w, hh in row)
+                x = margin
+                for w, _h in row:
+                    axes[k].set_position([x / cw, (top - h + below) / ch, min(w, cw - x - 0.1) / cw,
+                                          (h - above - below) / ch])
+                    x += w + gap
+                    k += 1
+                top -= h
+            draw(axes)
+
+        return render(placed, (width, height), ncols=1, nrows=4, scale=self.scale)
 
     def _build(self, ui: dict[str, Any]) -> None:
         w = ipywidgets()

@@ -59,8 +59,10 @@ __all__ = ["SCALES", "Explorer", "action", "check_scale"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-SCALES = {"normal": 1.0, "large": 1.3, "projector": 1.6}
-"""The sizes the size control offers (``scale`` accepts any value from 0.5 to 3)."""
+SCALES = {"normal": 1.0, "large": 1.3, "projector": 1.6, "lecture hall": 2.7}
+"""The sizes the size control offers (``scale`` accepts any value from 0.5 to 3).  The projector's
+fits a 1024×768 screen; the lecture hall's is for a 1080p projector at the front of a large room:
+the smallest text of a figure is 32 px there, and figures use the whole width of the screen."""
 
 
 def check_scale(scale: Any) -> float:
@@ -199,7 +201,7 @@ class Explorer:
     # ----------------------------------------------------------------- size
     @action
     def set_scale(self, scale: Any) -> bool:
-        """Draw text, controls and figures at ``scale`` (1 normal, 1.6 for a projector)."""
+        """Draw text, controls and figures at ``scale`` (1 normal, 1.6 for a projector, 2.7 for a lecture hall)."""
         try:
             self.scale = check_scale(scale)
         except ValueError as e:
@@ -255,10 +257,13 @@ class Explorer:
         files = change.get("new") or ()
         if not files or self._busy:
             return
-        f = files[0] if isinstance(files, list | tuple) else next(iter(files.values()))
-        self.import_session(bytes(f["content"]), source=str(f.get("name", "<upload>")))
-        if self._ui is not None and "import" in self._ui:
-            self._ui["import"].value = ()  # ready for the next file, even the same one again
+        try:
+            f = files[0] if isinstance(files, list | tuple) else next(iter(files.values()))
+            self.import_session(bytes(f["content"]), source=str(f.get("name", "<upload>")))
+        finally:
+            if self._ui is not None and "import" in self._ui:
+                # ready for the next file, even the same one again, after a refusal as after an import
+                self._ui["import"].value = ()
 
     def _session_bar(self, ui: dict[str, Any]) -> Any:
         """The row that downloads the session as a file and imports one."""

@@ -9,11 +9,15 @@ A figure asked for at ``figsize`` inches is drawn on a canvas of that size and
 shown at 96 CSS pixels an inch — at ``scale`` 1.  At a larger ``scale`` (a
 projector) everything on it is shown ``scale`` times larger: text, markers and
 lines.  The figure then takes more of the screen's width, up to
-:data:`MAX_WIDTH`, so its canvas is ``min(width × scale, MAX_WIDTH) / scale``
+:func:`max_width` — :data:`MAX_WIDTH`, a 1024-pixel screen, at the sizes up to
+the projector's, and :data:`FULL_WIDTH`, a 1920-pixel screen, at the lecture
+hall's — so its canvas is ``min(width × scale, max_width(scale)) / scale``
 inches wide; its canvas keeps its height (rows of nodes keep their spacing) and
 is shown ``scale`` times taller.  Node labels are :data:`coalg.viz.LABEL_SIZE`
 points: 14.7 CSS pixels at ``scale`` 1, the size of body text, and ``scale``
-times that on a projector.
+times that on a projector; the smallest text of a figure,
+:data:`coalg.viz.NOTE_SIZE` points, is 12 pixels at ``scale`` 1 and 32.4 at
+the lecture hall's 2.7.
 """
 
 from __future__ import annotations
@@ -26,21 +30,38 @@ from typing import Any
 from ..model import Store
 from ..viz import FONT_SIZE, NOTE_SIZE, graph_figsize, plot_store, store_layout, text_size
 
-__all__ = ["MAX_WIDTH", "canvas", "name_panel", "render", "shown_size", "store_height", "store_svg"]
+__all__ = ["FULL_WIDTH", "FULL_WIDTH_FROM", "MAX_WIDTH", "canvas", "max_width", "name_panel", "render", "shown_size", "store_height", "store_svg"]
 
 MAX_WIDTH = 9.6
 """The widest figure, in inches at 96 CSS pixels each: 922 px fit a 1024-pixel screen unscaled."""
 
+FULL_WIDTH = 19.0
+"""The widest figure at a scale of :data:`FULL_WIDTH_FROM` or more, in inches: 1,824 px, the
+width of a 1920-pixel screen less the page's margins."""
+
+FULL_WIDTH_FROM = 2.0
+"""The scale from which a figure may use :data:`FULL_WIDTH` (only the lecture hall's size is that
+large: a room that large has a 1080p projector, and smaller sizes must still fit 1024 pixels)."""
+
 _SIZE = re.compile(rb'<svg([^>]*?) width="([0-9.]+)pt" height="([0-9.]+)pt"')
+
+
+def max_width(scale: float) -> float:
+    """The widest a figure is shown at ``scale``, in inches at 96 CSS pixels each.
+
+    >>> max_width(1.6), max_width(2.7)
+    (9.6, 19.0)
+    """
+    return FULL_WIDTH if scale >= FULL_WIDTH_FROM else MAX_WIDTH
 
 
 def canvas(figsize: tuple[float, float], scale: float) -> tuple[float, float]:
     """The size (inches) a figure asked for at ``figsize`` is drawn at, at ``scale`` (see above).
 
-    >>> canvas((7.5, 3.0), 1.0), canvas((7.5, 3.0), 2.0)
-    ((7.5, 3.0), (4.8, 3.0))
+    >>> canvas((7.5, 3.0), 1.0), canvas((7.5, 3.0), 2.0), canvas((7.5, 3.0), 1.6)[0] < 7.5
+    ((7.5, 3.0), (7.5, 3.0), True)
     """
-    return min(figsize[0] * scale, MAX_WIDTH) / scale, figsize[1]
+    return min(figsize[0] * scale, max_width(scale)) / scale, figsize[1]
 
 
 def render(draw: Callable[[Any], Any], figsize: tuple[float, float], *, scale: float = 1.0,

@@ -13,7 +13,8 @@ selections (each explorer documents its own fields in its ``_restore``).
 A session file is a user's file, so it is read with limits and refused as a
 whole when anything is wrong — never half applied:
 
-* at most :data:`MAX_BYTES` bytes, UTF-8;
+* at most :data:`MAX_BYTES` bytes, UTF-8 (a byte-order mark at the start, which some
+  editors on Windows write, is read past);
 * nesting at most :data:`MAX_DEPTH` deep; numbers at most :data:`MAX_NUMBER_CHARS`
   characters, finite (no ``NaN``, no ``Infinity``); no duplicate keys;
 * a path must name a regular file (a FIFO or a device is refused before it is opened).
@@ -171,6 +172,7 @@ def loads_session(data: str | bytes, *, kind: str | None = None, source: str = "
             raise SessionError(f"not UTF-8 text (byte {e.start})", source=source) from None
     else:
         text = data
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark is not part of the JSON
     if not text.strip():
         raise SessionError("empty", source=source)
     obj = _parse(text, source)

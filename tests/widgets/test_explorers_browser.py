@@ -207,3 +207,97 @@ def test_the_index_describes_every_explorer(server: Server, chromium_browser: An
     assert len(items) == len(NOTEBOOKS) and all("\n" in item for item in items)
     assert items[0].startswith("Derivation playground")
     assert len(server.kernels()) <= 1  # the index starts no kernel
+
+
+MEASURE_FIGURES = """async () => {
+  // every figure of the explorer: its SVG parsed, its text measured at the size it is shown
+  const out = [];
+  for (const img of document.querySelectorAll('.coalg-explorer img')) {
+    if (!img.src || img.clientWidth === 0) { continue; }
+    const svg = new DOMParser().parseFromString(await (await fetch(img.src)).text(),
+                                                'image/svg+xml').documentElement;
+    const box = svg.getAttribute('viewBox').split(/\\s+/).map(Number);
+    const host = document.createElement('div');
+    host.style.cssText = 'position:absolute;left:-40000px;top:0';
+    host.appendChild(svg);
+    document.body.appendChild(host);
+    const shown = img.clientWidth / svg.getBoundingClientRect().width;  // image px per px of the SVG
+    const texts = [];
+    for (const t of svg.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      texts.push({text: t.textContent,
+                  px: parseFloat(getComputedStyle(t).fontSize) * img.clientWidth / box[2],
+                  left: r.left * shown, right: r.right * shown, top: r.top * shown,
+                  bottom: r.bottom * shown});
+    }
+    host.remove();
+    const r = img.getBoundingClientRect();
+    out.push({natural: img.naturalWidth, width: img.clientWidth, left: r.left, right: r.right, texts});
+  }
+  return out;
+}"""
+
+
+def test_the_lecture_hall_size_on_a_1080p_screen(server: Server, chromium_browser: Any) -> None:
+    """At the largest size on a 1920×1080 screen: every text of every figure is at least 32 px as
+    shown, figures use the width (never shrunk, never past the screen), and the ancestry explorer
+    draws before and after side by side."""
+    context = chromium_browser.new_context(viewport={"width": 1920, "height": 1080})
+    tab = Tab.__new__(Tab)
+    tab.context, tab.page, tab.outside, tab.console = context, context.new_page(), [], []
+    page = tab.page
+    page.route("**/*", tab._guard)
+    page.on("console", lambda m: tab.console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.goto(f"{server.url}voila/render/explore-ancestry.ipynb", wait_until="domcontentloaded",
+              timeout=KERNEL_TIMEOUT_MS)
+    page.locator(".coalg-explorer img").first.wait_for(state="visible", timeout=KERNEL_TIMEOUT_MS)
+    before = page.locator(".coalg-explorer img").first.get_attribute("src")
+    page.get_by_role("button", name="lecture hall").click()
+    page.wait_for_selector(".coalg-scale-270", timeout=KERNEL_TIMEOUT_MS)
+    page.wait_for_function("(old) => { const i = document.querySelector('.coalg-explorer img');"
+                           " return i && i.getAttribute('src') !== old && i.complete && i.naturalWidth > 0; }",
+                           arg=before, timeout=KERNEL_TIMEOUT_MS)
+    figures = page.evaluate(MEASURE_FIGURES)
+    assert figures
+    for f in figures:
+        assert f["width"] == f["natural"] and 0 <= f["left"] and f["right"] <= 1920, f  # shown at its own size
+        sizes = [t["px"] for t in f["texts"] if t["text"].strip()]
+        assert sizes and min(sizes) >= 32.0, sorted(sizes)[:3]
+    titles = {t["text"]: t for f in figures for t in f["texts"] if t["text"].startswith("ancestry of ")}
+    left = next(t for name, t in titles.items() if name.endswith(", before"))
+    right = next(t for name, t in titles.items() if name.endswith(", after"))
+    assert left["right"] <= right["left"], (left, right)  # before on the left, after on the right
+    assert left["top"] < right["bottom"] and right["top"] < left["bottom"], (left, right)  # on one row
+    font = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector("
+                         "'.coalg-explorer .widget-html-content')).fontSize)")
+    assert font >= 32.0, font  # the explorer's own text too
+    tab.shot("explorer-ancestry-lecture-hall")
+    tab.close()
+
+
+def test_a_12_mib_upload_is_refused_in_the_page_and_import_works_again(server: Server, chromium_browser: Any) -> None:
+    """A session file over the limit gets a message and is never sent (over the server's 10 MiB a
+    message to the kernel would close the connection); the next file imports without a reload."""
+    import base64
+
+    tab = Tab(chromium_browser, server, "explore-merge.ipynb")
+    page = tab.page
+    href = page.locator(".coalg-download").first.get_attribute("href")
+    assert href is not None and href.startswith("data:application/json")
+    session = base64.b64decode(href.split(",", 1)[1])
+    button = page.locator(".coalg-explorer .widget-upload").first
+    big = session + b" " * (12 * 1024 * 1024)
+    for _ in range(2):  # and the same file again, at once
+        with page.expect_file_chooser() as chooser:
+            button.click()
+        chooser.value.set_files([{"name": "big.json", "mimeType": "application/json", "buffer": big}])
+        tab.wait_text(".coalg-message", "more than the limit")
+        said = tab.text(".coalg-message")
+        assert f"big.json: {len(big)} bytes" in said and "not sent" in said, said
+        page.evaluate("() => document.querySelector('.coalg-upload-refused').remove()")
+    with page.expect_file_chooser() as chooser:
+        button.click()
+    chooser.value.set_files([{"name": "class.json", "mimeType": "application/json", "buffer": session}])
+    tab.wait_text(".coalg-message", "session imported")
+    tab.shot("explorer-merge-upload-refused")
+    tab.close()

@@ -1,5 +1,7 @@
 """Projector mode: at a 1024×768 screen every figure fits its width unscaled, and node labels are
-at least the size of the explorer's body text — at the normal size and at the projector's.
+at least the size of the explorer's body text — at the normal size and at the projector's.  At the
+lecture hall's size (a 1080p projector) every text of every figure is at least 32 px, figures may use
+the whole 1920-pixel width, and the ancestry explorer draws before and after side by side.
 
 Read off the SVG itself: the size it is shown at (``width`` in points × 4/3 CSS pixels) and the
 font size of the node labels in its own units, scaled the same way.
@@ -31,6 +33,8 @@ from explorer_helpers import buttons, message, walk
 
 BODY_PX = 13.0  # ipywidgets' text at the normal size; the projector's CSS multiplies it
 SCREEN_PX = 1024 - 2 * 20  # Voila's page margins
+WIDE_SCREEN_PX = 1920 - 2 * 20 - 16  # and a scroll bar
+HALL_PX = 32.0  # the smallest text that reads from the back of a large classroom
 
 MAKERS = {"playground": DerivationPlayground, "ancestry": AncestryExplorer, "bitemporal": BitemporalStepper,
           "merge": MergeLab, "tenants": TenantsLab, "refinement": RefinementStepper}
@@ -61,9 +65,10 @@ def test_figures_fit_the_screen_and_labels_are_body_text_size(kind: str, size: s
     figures = _figures(ex)
     assert figures
     labelled = 0
+    screen = WIDE_SCREEN_PX if size == "lecture hall" else SCREEN_PX
     for svg in figures:
         width, _height, labels = _label_px(svg)
-        assert width <= SCREEN_PX, f"{kind}: a figure {width:.0f} px wide would be shrunk on a 1024 px screen"
+        assert width <= screen, f"{kind}: a figure {width:.0f} px wide would be shrunk on a {screen} px screen"
         if labels:
             labelled += 1
             assert min(labels) >= BODY_PX * scale, (kind, size, min(labels))
@@ -94,3 +99,70 @@ def test_the_projector_layout_puts_the_law_panel_right_under_the_buttons() -> No
     ops = set(buttons(rows[0]))
     assert {"evolve", "merge", "undo"} <= ops
     assert rows[1] is pg._ui["message"] and rows[2] is pg._ui["laws"] and rows[3].children[0] is pg._ui["ids"]
+
+
+def _per_unit(svg: bytes) -> float:
+    """CSS pixels shown per unit of the SVG's own coordinates."""
+    head = re.search(rb'width="([0-9.]+)pt" height="([0-9.]+)pt" viewBox="0 0 ([0-9.]+) ([0-9.]+)"', svg)
+    assert head is not None
+    return float(head.group(1)) / float(head.group(3)) * 4 / 3
+
+
+def _text_px(svg: bytes) -> list[float]:
+    """The size every text of an SVG figure is shown at, in CSS pixels."""
+    found = re.findall(rb'<text style="[^"]*?font-size: ([0-9.]+)px', svg)
+    assert len(found) == svg.count(b"<text "), "a text whose size this test cannot read"
+    return [float(f) * _per_unit(svg) for f in found]
+
+
+def _placed(svg: bytes) -> list[tuple[str, float, float]]:
+    """(text, x px, y px) of the one-line texts placed at a point (panel names among them)."""
+    found = re.findall(rb'<text style="[^"]*" x="([0-9.-]+)" y="([0-9.-]+)"[^>]*>([^<]*)</text>', svg)
+    return [(t.decode(), float(x) * _per_unit(svg), float(y) * _per_unit(svg)) for x, y, t in found]
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+def test_at_the_lecture_hall_size_every_figure_text_is_at_least_32_px(kind: str) -> None:
+    ex = MAKERS[kind](scale=SCALES["lecture hall"])
+    sizes = [px for svg in _figures(ex) for px in _text_px(svg)]
+    assert sizes and min(sizes) >= HALL_PX, (kind, min(sizes))
+    normal = [px for svg in _figures(MAKERS[kind]()) for px in _text_px(svg)]
+    assert min(normal) < HALL_PX  # the normal size stays as it was
+    widest = max(_label_px(svg)[0] for svg in _figures(ex))
+    assert SCREEN_PX < widest <= WIDE_SCREEN_PX or kind == "ancestry", (kind, widest)  # it uses the width
+
+
+def _pairs(ex: AncestryExplorer) -> dict[str, tuple[tuple[float, float], tuple[float, float]]]:
+    texts = _placed(ex.figure_svg())
+    out = {}
+    for tree in ("ancestry", "descendants"):
+        before = [(x, y) for t, x, y in texts if t == f"{tree} of {ex.focus}, before"]
+        after = [(x, y) for t, x, y in texts if t == f"{tree} of {ex.focus}, after"]
+        assert len(before) == len(after) == 1, texts
+        out[tree] = (before[0], after[0])
+    return out
+
+
+def _side_by_side(pair: tuple[tuple[float, float], tuple[float, float]]) -> bool:
+    (xb, yb), (xa, ya) = pair
+    return yb == pytest.approx(ya) and xb < xa
+
+
+@pytest.mark.parametrize("size", ["normal", "lecture hall"])
+def test_the_ancestry_explorer_draws_before_and_after_side_by_side(size: str) -> None:
+    """(At the sizes between, two trees side by side may not fit a 1024 px screen: they go one under
+    the other.)"""
+    ex = AncestryExplorer(scale=SCALES[size])
+    assert all(_side_by_side(p) for p in _pairs(ex).values())
+
+
+def test_at_the_lecture_hall_size_a_pair_too_wide_goes_one_under_the_other_and_the_other_stays() -> None:
+    ex = AncestryExplorer(scale=SCALES["lecture hall"])
+    for _ in range(3):  # every evolve adds a branch under the focus: its descendants grow wide
+        assert ex.evolve("the revised text")
+    pairs = _pairs(ex)
+    assert _side_by_side(pairs["ancestry"])
+    (_xb, yb), (_xa, ya) = pairs["descendants"]
+    assert not _side_by_side(pairs["descendants"]) and yb < ya
+    width, _height, _labels = _label_px(ex.figure_svg())
+    assert width <= WIDE_SCREEN_PX

@@ -11,8 +11,9 @@ import datetime
 import json
 import os
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from budget import budget
@@ -22,6 +23,8 @@ from hypothesis import strategies as st
 pytest.importorskip("ipywidgets")
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
+
+from explorer_helpers import Deliberate, buttons, message
 
 from coalg.widgets import (
     AncestryExplorer,
@@ -36,8 +39,6 @@ from coalg.widgets import (
     write_session,
 )
 from coalg.widgets.session import MAX_BYTES, MAX_DEPTH
-
-from explorer_helpers import Deliberate, buttons, message
 
 
 def _playground() -> DerivationPlayground:
@@ -286,7 +287,7 @@ def test_mutated_session_files_give_only_the_documented_error(data: st.DataObjec
 SESSIONS = {kind: make().session_json() for kind, make in MAKERS.items()}
 
 
-NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 
 
 def test_the_import_button_takes_a_file_and_is_ready_for_the_next() -> None:
@@ -386,3 +387,46 @@ def test_the_refinement_stepper_refuses_a_store_too_long_to_step_through() -> No
     assert f"at most {MAX_STORE} identifiers" in message(rs) and rs.session_json() == before
     with pytest.raises(ValueError, match="coalg bisim"):
         RefinementStepper(store_from_json(too_big))
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+def test_a_session_saved_with_a_byte_order_mark_is_read(kind: str, tmp_path: Path) -> None:
+    text = SESSIONS[kind]
+    plain = loads_session(text, kind=kind)
+    marked = b"\xef\xbb\xbf" + text.encode("utf-8")  # what Notepad writes as "UTF-8 with BOM"
+    assert loads_session(marked, kind=kind) == plain
+    assert loads_session("\ufeff" + text, kind=kind) == plain
+    (tmp_path / "s.json").write_bytes(marked)
+    assert read_session(tmp_path / "s.json", kind=kind) == plain
+    ex = MAKERS[kind]()
+    assert ex.import_session(marked, source="bom.json") and ex.session_json() == text
+    with pytest.raises(SessionError, match="not JSON"):  # only one mark, and only at the start
+        loads_session(b"\xef\xbb\xbf" + marked, kind=kind)
+
+
+def test_an_upload_over_the_limit_is_refused_with_a_message_and_the_button_works_again() -> None:
+    text = _merge().session_json()
+    ml = MergeLab()
+    ml.widget  # noqa: B018
+    before = ml.session_json()
+    upload = ml._ui["import"]
+    big = text.encode() + b" " * (MAX_BYTES + 1 - len(text.encode()))  # valid JSON, one byte too long
+    upload.value = ({"name": "big.json", "type": "application/json", "size": len(big), "last_modified": NOW,
+                     "content": memoryview(big)},)
+    said = message(ml)
+    assert f"big.json: {MAX_BYTES + 1} bytes, more than the limit of {MAX_BYTES}" in said, said
+    assert ml.session_json() == before and upload.value == ()
+    upload.value = ({"name": "class.json", "type": "application/json", "size": len(text), "last_modified": NOW,
+                     "content": memoryview(text.encode())},)
+    assert "session imported" in message(ml) and ml.session_json() == text and upload.value == ()
+
+
+def test_the_page_refuses_the_same_sizes_before_sending() -> None:
+    """The Voila page's own check (a file over the limit never reaches the kernel) uses MAX_BYTES."""
+    import re
+
+    page = (Path(__file__).resolve().parents[2] / "tools" / "jupyter" / "voila" / "templates" / "coalg"
+            / "index.html.j2").read_text(encoding="utf-8")
+    limits = re.findall(r"var MAX_BYTES = (\d+);", page)
+    assert limits == [str(MAX_BYTES)]
+    assert "input.files[i].size > MAX_BYTES" in page and "stopImmediatePropagation" in page
