@@ -8,6 +8,7 @@ never a traceback; written atomically.
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 import os
 import random
@@ -342,7 +343,7 @@ def _long_playground_session(records: int, evolves: int) -> str:
     from coalg.model.jsonio import store_to_json
 
     ids = [f"c{k:05d}" for k in range(records)]
-    start = Store.of({i: Record("x") for i in ids}, [(b, Relation.EVOLVED_FROM, a) for a, b in zip(ids, ids[1:])])
+    start = Store.of({i: Record("x") for i in ids}, [(b, Relation.EVOLVED_FROM, a) for a, b in itertools.pairwise(ids)])
     state = json.loads(DerivationPlayground("lineage").session_json())
     word, last = [], ids[-1]
     for k in range(evolves):
