@@ -1,9 +1,11 @@
-"""Planted flaw (S1): an SQLite layer whose split writes its first part before it checks the record exists.
+"""Planted flaw (S1, and so S2): an SQLite layer whose split writes its first part before it checks the record exists.
 
 Design: sqlite3 in memory, autocommit.  Lineage as edges both ways plus
 metadata, delete cascades.  ``split`` inserts each part as it goes; asked to
 split an identifier it does not hold, it notices only after the first insert
-and raises, and nothing is rolled back: the refusal leaves a stray row.
+and raises, and nothing is rolled back: the refusal leaves a stray row.  That
+one flaw breaks two clauses: S1 (the store keeps an edge the call never wrote
+on its named records) and S2 (a failing call must change nothing).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sqlite3
 DESIGN = "SQLite without transactions: a refused split leaves a row behind"
 FLAW = "split of an unknown identifier inserts a part, then raises without rolling back"
 EXPECTED = {"L1": True, "L2": True, "L3": True, "L4i": True, "L4ii": True, "L5": True, "L6": True, "L7": True,
-            "S1": False, "S2": True, "S3": True, "S4": True}
+            "S1": False, "S2": False, "S3": True, "S4": True}
 
 REV = {"evolved_from": "evolved_into", "merged_from": "merged_into", "split_from": "split_into",
        "supersedes": "superseded_by"}
