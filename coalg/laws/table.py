@@ -122,7 +122,7 @@ def law_table(realisation: Realisation | str, *, max_len: int | None = None) -> 
     breadth-first search examined), ``random_walks`` (seeded walks added after
     it), ``kind`` (theorem / instantiation), ``verdict`` (property /
     counterexample), ``title``, ``result`` (where the paper settles it),
-    ``repair`` (what Table 2 says a repair needs), ``reading`` (which form was
+    ``repair`` (what the book's law summary says a repair needs), ``reading`` (which form was
     checked), ``summary``, and ``witness`` when it fails; L3 may carry
     ``fault_path`` and L7 ``reachable_set``, ``labels`` and ``strong_form``.
     The result is a cached function of the realisation and bound, returned as a copy.

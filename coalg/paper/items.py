@@ -57,10 +57,12 @@ Status = Literal["done", "pending", "planned"]
 
 @dataclass(frozen=True)
 class Table2Entry:
-    """What the paper's Table 2 says of a law or schema clause.
+    """One row of the book's law summary (Table 2) for a law or schema clause.
 
-    ``title`` is the clause's short name in the law table, ``result`` where the
-    paper settles it, ``repair`` what a repair needs ("—" when it holds).
+    The paper's Table 2 did not survive extraction; these columns are the
+    book's.  ``title`` is the clause's short name in the law table, ``result``
+    the result that settles it, ``repair`` what a repair needs in the book's
+    reading ("—" when it holds).
     """
 
     title: str

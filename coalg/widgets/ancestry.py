@@ -103,7 +103,7 @@ class AncestryExplorer(Explorer):
     # ----------------------------------------------------------------- state
     @property
     def last(self) -> str:
-        """The last step, as the paper writes it (``"no step yet"`` before the first)."""
+        """The last step in the book's notation (``"no step yet"`` before the first)."""
         return show_letter(self.calls[-1].letter) if self.calls else "no step yet"
 
     def unfoldings(self) -> dict[str, Unfolding]:

@@ -89,7 +89,7 @@ def realisation_picker(current: str) -> Any:
     """Toggle buttons for the two realisations, ContextFS and the repaired one."""
     return ipywidgets().ToggleButtons(
         options=["contextfs", "repaired"], value=current, description="realisation", style=wide(),
-        tooltips=["ContextFS as it is (paper §3.3)", "the repaired realisation (paper §7)"])
+        tooltips=["ContextFS as it is (paper §3.3)", "the repaired realisation (this book's proposals)"])
 
 
 def reverse_box() -> Any:

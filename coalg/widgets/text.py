@@ -1,7 +1,8 @@
 """What the explorers write: escaped HTML, short forms of contents, θ and outputs, tables.
 
-θ is the paper's explicit enumeration order (§3.2); an output is what one call of
-the store coalgebra answers (§3.3).  Every explorer shows them the same way.
+θ is this book's explicit form of the enumeration orders ContextFS leaves
+undeclared (law L5); an output is what one call of the store coalgebra answers
+(§3.3).  Every explorer shows them the same way.
 
 >>> theta_text(Theta(type_priority=("decision",), descending=True))
 'θ: types decision, descending'
