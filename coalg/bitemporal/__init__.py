@@ -8,7 +8,7 @@ holds in the world, *transaction time* τt is when the system recorded it.
 module              what it holds
 ==================  ==========================================================
 ``histories``       Def. 3.20: histories h, h ∼vt h′, random histories
-``recording_map``   Def. 3.20 (a)–(b): the recording map Ψ_R, the channel κ_R
+``recorder``        Def. 3.20 (a)–(b): the recording map Ψ_R, the channel κ_R
 ``observations``    Obs^vt: ``believed``, ``as_of``, ``valid_at``, belief regions
 ``separation``      Def. 3.20 (c), Prop. 7.1: the recovery map V, non-degeneracy
 ``proofs``          proofs as data, and the recorded pair h, h′ both proofs walk

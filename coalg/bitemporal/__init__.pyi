@@ -8,7 +8,7 @@ from .histories import History, HistoryError, TimedCall, random_history, shifted
 from .meeting import contrast_example, meeting_example
 from .observations import Mode, Region, as_of, belief_regions, believed, valid_at
 from .proofs import Proof, ProofStep, RecordedPair
-from .recording_map import RecordedCall, Recording, channel, in_hist_rec, record, recording
+from .recorder import RecordedCall, Recording, channel, in_hist_rec, record, recording
 from .repair import lineage_unchanged, proposition_7_1
 from .separation import non_degeneracy_witness, recover_valid_times, separates_on
 from .timeline import (

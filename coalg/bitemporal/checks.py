@@ -21,7 +21,7 @@ from ..paper import Verdict, paper_item
 from .histories import History, TimedCall, random_history, shifted
 from .meeting import meeting_example
 from .observations import believed
-from .recording_map import channel, in_hist_rec, record
+from .recorder import channel, in_hist_rec, record
 from .repair import lineage_unchanged, proposition_7_1
 from .separation import non_degeneracy_witness, separates_on
 from .unrecoverable import theorem_5_27

@@ -19,7 +19,7 @@ from typing import Any
 from ..model import CONTEXTFS, REPAIRED, Evolve, Realisation, Record, Save
 from .histories import History
 from .observations import believed
-from .recording_map import record
+from .recorder import record
 from .timeline import VersionEntry, clock_to_datetime, timeline_of
 
 __all__ = ["meeting_example", "contrast_example"]

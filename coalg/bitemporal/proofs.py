@@ -24,7 +24,7 @@ from typing import Any
 
 from ..model import CONTEXTFS, Realisation, Store, letter_to_json, output_to_json, store_to_json
 from .histories import History, HistoryError, shifted, sim_vt
-from .recording_map import Recording, recording
+from .recorder import Recording, recording
 
 __all__ = ["ProofStep", "Proof", "RecordedPair"]
 

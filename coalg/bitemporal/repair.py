@@ -15,7 +15,7 @@ from ..model import CONTEXTFS, EMPTY, REPAIRED, Realisation, Store, ancestry, st
 from .histories import History, shifted
 from .observations import believed
 from .proofs import Proof, ProofStep, RecordedPair
-from .recording_map import record, recording
+from .recorder import record, recording
 from .separation import non_degeneracy_witness, recover_valid_times
 
 __all__ = ["proposition_7_1", "lineage_unchanged"]

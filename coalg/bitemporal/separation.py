@@ -22,7 +22,7 @@ from typing import Any
 from ..model import Realisation, Store, Time
 from .histories import History, sim_vt
 from .observations import answer_to_json
-from .recording_map import recording
+from .recorder import recording
 
 __all__ = ["recover_valid_times", "separates_on", "non_degeneracy_witness"]
 
