@@ -18,7 +18,7 @@
 #               with no browser for EXPLORERS_IDLE seconds (default 120) is culled; see
 #               `python tools/jupyter/serve_explorers.py --help` for the cap, pool and https
 #   make setup  install everything the above need (run by each of them)
-#   make mutation  mutation testing of the law and model modules (a benchmark, an hour or more;
+#   make mutation  mutation testing: law, model, conformance and ContextFS groups (hours;
 #               installs mutmut on demand into .mutation/, writes bench/results/mutation.json)
 
 SHELL := /bin/bash

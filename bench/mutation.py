@@ -1,8 +1,8 @@
-"""Benchmark (not a test, not in CI): mutation testing of the law and model modules with mutmut.
+"""Benchmark (not a test, not in CI): mutation testing of coalg with mutmut, in four groups.
 
-Run with ``make mutation`` or ``python bench/mutation.py [--out bench/results/mutation.json]``.
-The law run takes about an hour on two shared cores, the model run several hours (most store
-mutants are reached by hundreds of model tests); run it in the background and poll::
+Run with ``make mutation`` or ``python bench/mutation.py [--group NAME] [--out bench/results/mutation.json]``.
+The law run takes about a quarter of an hour on two quiet cores, the model run several hours (most
+store mutants are reached by hundreds of model tests); run it in the background and poll::
 
     nohup python bench/mutation.py --out bench/results/mutation.json > /tmp/mutation.log 2>&1 &
 
@@ -26,8 +26,12 @@ What it does:
    process and ``--group model --max-children 1`` in another, then
    ``--report-only --out ...`` to summarise both.
 3. Reports the kill rate — mutants some test failed on (killed or timed out)
-   over all mutants, the ones no selected test reaches counted as surviving —
-   overall and per module, and lists the survivors.
+   over all mutants, the ones no selected test reaches and the ones not yet tried
+   counted as surviving — per group, overall and per module, and lists the survivors
+   (and apart, with its reason, each one listed in :data:`EQUIVALENT`). A group not run
+   this time keeps its numbers from the ``--out`` file, marked ``carried_over``.
+   The tests' own child interpreters (``coalg conform``'s isolated runs) find mutmut
+   through a folder that holds only it, so a mutant is active there as well.
 
 ``seconds`` in the results is the wall time of the runs of each work directory that
 completed (a run stopped midway is not counted).  After tests are added, ``--resume`` keeps the verdicts of the last run, copies the
@@ -125,6 +129,10 @@ DESELECT = {
         "starts interpreters on the bare environment, where a mutated module cannot import mutmut",
     "tests/contextfs/test_runtime.py::test_laws_command_on_the_package_is_reproducible_across_hash_seeds":
         "starts interpreters on the bare environment, where a mutated module cannot import mutmut",
+    "tests/conformance/test_conformance.py::test_the_released_contextfs_through_the_protocol_gives_table_2":
+        "drives the released package through every word of length 3 (90 s); the corpus covers the kit",
+    "tests/conformance/test_conformance.py::test_the_contextfs_model_through_the_protocol_gives_table_2":
+        "every word of length 3 on the model (60 s); the corpus covers the kit",
     "tests/theorems/test_thm_schema.py::test_5_6_the_schema_s1_to_s4":
         "20 s of generated calls; and it failed once after other tests in one session, passing alone",
 }
@@ -151,18 +159,69 @@ def submit(self, mutant_name, tests, cpu_time_limit, estimated_time):
 
 
 ForkServerRunner.submit = submit
+
+import importlib.util
+import mutmut.__main__ as _main
+
+_spec = importlib.util.spec_from_file_location("coalg_bench_mutation", {bench!r})
+_bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_bench)
+take_verdicts = _bench.take_verdicts
+
+_collect = _main.collect_source_file_mutation_data
+
+
+def collect(*, mutant_names):
+    mutants, by_path = _collect(mutant_names=mutant_names)
+    taken = take_verdicts(by_path.values(), {verdicts!r})
+    if taken:
+        print(f"    {{taken}} verdicts taken from {verdicts!r} (functions unchanged since)", flush=True)
+    return [(m, key, m.exit_code_by_key[key]) for m, key, _ in mutants], by_path
+
+
+_main.collect_source_file_mutation_data = collect
 sys.exit(cli())
 """
 """Runs mutmut's command line; each mutant's tests are handed over fastest first, as mutmut's
-fork runner does (its fork server takes them in set order): most mutants fail their first test."""
+fork runner does (its fork server takes them in set order): most mutants fail their first test.
+Before the mutants run, the verdicts recorded in :data:`VERDICTS` are taken over for every mutant
+of a function whose source hash is unchanged, so a long run can be continued on another machine."""
+
+VERDICTS = ROOT / "bench" / "results" / "mutation-verdicts.json"
+"""Every tried mutant's exit code, per module and function with the function's source hash
+(:func:`export_verdicts`, written with ``--out``): a run on a fresh checkout starts from them."""
 
 
 def install(tools: Path) -> None:
-    if (tools / "mutmut").is_dir():
-        return
-    print(f"installing {MUTMUT} into {tools} (once)", flush=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                    "--target", str(tools), MUTMUT], check=True)
+    if not (tools / "mutmut").is_dir():
+        print(f"installing {MUTMUT} into {tools} (once)", flush=True)
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                        "--target", str(tools), MUTMUT], check=True)
+    alone = _mutmut_alone(tools)
+    alone.mkdir(exist_ok=True)
+    for entry in [tools / "mutmut", *tools.glob("mutmut-*.dist-info")]:
+        link = alone / entry.name
+        if not link.is_symlink():
+            link.symlink_to(entry.resolve())
+    (alone / "sitecustomize.py").write_text(CHILD_SITE, encoding="utf-8")
+
+
+CHILD_SITE = """import os
+# In an interpreter a test started, mutmut's stats pass cannot record which functions ran (its
+# configuration is read from the working directory of the run): run the unmutated code there.
+if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+    os.environ["MUTANT_UNDER_TEST"] = ""
+"""
+
+
+def _mutmut_alone(tools: Path) -> Path:
+    """A folder holding only mutmut (links into ``tools``): what the tests' own child processes need.
+
+    A mutated module imports mutmut's trampoline, so an interpreter a test starts (the
+    kit's isolated runs, ``coalg conform``) must find mutmut too; putting only mutmut on
+    their ``PYTHONPATH`` keeps the copies of pytest, click etc. in ``tools`` out of their way.
+    """
+    return tools.parent / "mutmut-alone"
 
 
 def copy_tree(work: Path, group: str, fresh: bool = True) -> None:
@@ -215,8 +274,11 @@ def reopen_survivors(work: Path) -> int:
 
 
 def mutmut(work: Path, tools: Path, *args: str, capture: bool = False) -> str:
-    p = subprocess.run([sys.executable, "-c", LAUNCHER.format(tools=str(tools)), *args], cwd=work,
-                       check=not capture, capture_output=capture, text=True)
+    path = os.pathsep.join(p for p in (str(_mutmut_alone(tools).resolve()), os.environ.get("PYTHONPATH", "")) if p)
+    p = subprocess.run([sys.executable, "-c", LAUNCHER.format(tools=str(tools), bench=str(Path(__file__).resolve()),
+                                                            verdicts=str(VERDICTS) if VERDICTS.exists() else ""), *args], cwd=work,
+                       check=not capture, capture_output=capture, text=True,
+                       env={**os.environ, "PYTHONPATH": path})
     return p.stdout if capture else ""
 
 
@@ -232,6 +294,104 @@ def statuses(work: Path, tools: Path) -> dict[str, str]:
         if sep and "__mutmut_" in name:
             status[name] = "survived" if st == "not checked" and name in reopened else st
     return status
+
+
+EQUIVALENT: dict[str, str] = {}
+"""Surviving mutants no test can catch because they compute the same thing, each with its reason.
+They still count as surviving in every rate; the report lists them apart."""
+
+
+def take_verdicts(files: Any, verdicts: str, reopened_file: str = "reopened.json") -> int:
+    """Fill in the untried mutants of ``files`` (mutmut's per-module data) from the ``verdicts`` file.
+
+    A mutant takes its recorded exit code only if its function's source hash is the one
+    recorded, and not if ``--resume`` reopened it; each changed file is saved.
+    """
+    prior = json.loads(Path(verdicts).read_text(encoding="utf-8")) if verdicts else {}
+    reopened = set(json.loads(Path(reopened_file).read_text())) if Path(reopened_file).exists() else set()
+    taken = 0
+    for m in files:
+        changed = False
+        for key, code in m.exit_code_by_key.items():
+            module, _, mutant = key.rpartition(".")
+            function, _, number = mutant.rpartition("__mutmut_")
+            known = prior.get(module, {}).get(function)
+            if (code is None and key not in reopened and known and known["hash"] == m.hash_by_function_name.get(function)
+                    and known["exit"].get(number) is not None):
+                m.exit_code_by_key[key] = known["exit"][number]
+                changed = True
+                taken += 1
+        if changed:
+            m.save()
+    return taken
+
+
+def export_verdicts(works: list[Path], out: Path = VERDICTS) -> int:
+    """Write every tried mutant's exit code in ``works`` into ``out`` (merged with what it holds)."""
+    data: dict[str, dict[str, Any]] = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    n = 0
+    for work in works:
+        for meta in sorted((work / "mutants").rglob("*.py.meta")):
+            m = json.loads(meta.read_text(encoding="utf-8"))
+            hashes = m.get("hash_by_function_name", {})
+            for key, code in sorted(m.get("exit_code_by_key", {}).items()):
+                module, _, mutant = key.rpartition(".")
+                function, _, number = mutant.rpartition("__mutmut_")
+                if function not in hashes:
+                    continue
+                entry = data.setdefault(module, {}).setdefault(function, {"hash": hashes[function], "exit": {}})
+                if entry["hash"] != hashes[function]:
+                    entry.update(hash=hashes[function], exit={})
+                if code is not None:
+                    entry["exit"][number] = code
+                    n += 1
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(out)
+    return n
+
+
+def _measured(work: Path) -> str:
+    stamp = max((m.stat().st_mtime for m in (work / "mutants").rglob("*.py.meta")), default=time.time())
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(stamp))
+
+
+def group_summary(status: dict[str, str], measured: str) -> dict[str, Any]:
+    """One group's rate over all its mutants: the untried ones count as surviving (skipped ones do not exist)."""
+    counts = Counter(st for st in status.values() if st != "skipped")
+    mutants = sum(counts.values())
+    detected = sum(counts[st] for st in DETECTED)
+    survivors = sorted(n for n, st in status.items() if st not in DETECTED | UNCOUNTED)
+    return {"mutants": mutants, "detected": detected, "untried": counts["not checked"],
+            "rate": round(detected / mutants, 4) if mutants else None,
+            "equivalent": {n: EQUIVALENT[n] for n in survivors if n in EQUIVALENT},
+            "measured": measured}
+
+
+def _group_of(name: str) -> str | None:
+    """The group whose scope holds a module (``coalg.laws.merge``) or a mutant (``coalg.laws.merge.x_f__mutmut_1``)."""
+    module = re.split(r"\.x[_ǁ]", name, maxsplit=1)[0]
+    path = module.replace(".", "/") + ".py"
+    return next((g for g, d in GROUPS.items() if path in d["scope"]), None)
+
+
+def carried_over(previous: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The groups of a previous results file: its ``by_group``, or (older files) summed from ``by_module``."""
+    if previous.get("by_group"):
+        return {g: {k: v for k, v in d.items() if k != "carried_over"} for g, d in previous["by_group"].items()}
+    groups: dict[str, dict[str, Any]] = {}
+    for module, c in previous.get("by_module", {}).items():
+        group = _group_of(module)
+        if group is None:
+            continue
+        g = groups.setdefault(group, {"mutants": 0, "detected": 0, "untried": 0, "equivalent": {},
+                                      "measured": previous.get("machine", {}).get("date")})
+        g["mutants"] += c["mutants"] + c.get("not_checked", 0)
+        g["detected"] += c["detected"]
+        g["untried"] += c.get("not_checked", 0)
+    for g in groups.values():
+        g["rate"] = round(g["detected"] / g["mutants"], 4) if g["mutants"] else None
+    return groups
 
 
 def report(status: dict[str, str], seconds: dict[str, float | None], retried: dict[str, int]) -> dict[str, Any]:
@@ -306,20 +466,43 @@ def main() -> None:
     status: dict[str, str] = {}
     seconds: dict[str, float | None] = {}
     retried: dict[str, int] = {}
+    by_group: dict[str, dict[str, Any]] = {}
     for group in sorted(GROUPS):
         work = args.work / f"work-{group}"
         if not (work / "mutants").is_dir():
             print(f"{group}: no run in {work}")
             continue
-        status |= statuses(work, args.tools)
+        mine = statuses(work, args.tools)
+        status |= mine
         spent = work / "seconds.txt"
         seconds[group] = float(spent.read_text()) if spent.exists() else None
         reopened = work / "reopened.json"
         retried[group] = len(json.loads(reopened.read_text())) if reopened.exists() else 0
+        by_group[group] = group_summary(mine, measured=_measured(work))
+    previous = json.loads(args.out.read_text(encoding="utf-8")) if args.out and args.out.exists() else {}
     result = report(status, seconds, retried)
+    result["by_group"] = by_group | {g: {**v, "carried_over": True}
+                                     for g, v in carried_over(previous).items() if g not in by_group}
+    # the modules and survivors of groups not run this time come from the previous file
+    kept = {m: c for m, c in previous.get("by_module", {}).items() if _group_of(m) not in by_group}
+    result["by_module"] = dict(sorted((result["by_module"] | kept).items()))
+    result["survivors"] = sorted(set(result["survivors"])
+                                 | {n for n in previous.get("survivors", []) if _group_of(n) not in by_group})
+    everything = result["by_group"].values()
+    result["mutants"] = sum(v["mutants"] for v in everything)
+    result["detected"] = sum(v["detected"] for v in everything)
+    result["not_checked"] = sum(v["untried"] for v in everything)
+    result["kill_rate"] = round(result["detected"] / result["mutants"], 4) if result["mutants"] else None
+    for g, v in sorted(result["by_group"].items()):
+        print(f"  group {g:<12} {v['detected']:>5} / {v['mutants']:<5} caught, {v['untried']} untried:"
+              f" {v['rate']:.1%} counting untried as surviving"
+              + (f" ({len(v['equivalent'])} equivalent)" if v["equivalent"] else "")
+              + (" [from the previous results file]" if v.get("carried_over") else ""))
     if args.out:
         args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"written to {args.out}")
+        works = [args.work / f"work-{g}" for g in sorted(by_group)]
+        print(f"{export_verdicts(works)} verdicts written to {VERDICTS.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ CALL_TIMEOUT = 2
 
 
 def _conform(spec: str, *args: str, limit: float = 120) -> tuple[subprocess.CompletedProcess[str], float]:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{HERE}"}
+    path = [str(ROOT), str(HERE), os.environ.get("PYTHONPATH", "")]  # and whatever the run itself was given
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
     env.pop("PYTHONHASHSEED", None)
     t0 = time.monotonic()
     p = subprocess.run([sys.executable, "-m", "coalg", "conform", spec, "--length", "2", "--walks", "2",

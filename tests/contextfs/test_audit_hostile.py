@@ -50,7 +50,7 @@ def _db(path: Path, rows: list[tuple[str, object, object]], *, edges: list[tuple
 
 
 def _cli(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
     return subprocess.run([sys.executable, "-m", "coalg", "audit", str(path), *args], capture_output=True,
                           text=True, env=env, timeout=300, check=False)
 

@@ -1,0 +1,70 @@
+"""The bookkeeping of ``bench/mutation.py`` (mutmut itself is not run here): verdicts carried
+from one run to the next only for unchanged functions, and each group's rate over all its mutants."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("bench_mutation", ROOT / "bench" / "mutation.py")
+mutation = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(mutation)
+
+
+class Data:
+    """What mutmut keeps per module: exit codes by mutant, source hashes by function."""
+
+    def __init__(self, codes: dict[str, int | None], hashes: dict[str, str]):
+        self.exit_code_by_key, self.hash_by_function_name, self.saved = dict(codes), dict(hashes), 0
+
+    def save(self) -> None:
+        self.saved += 1
+
+
+def _meta(work: Path, module: str, codes: dict[str, int | None], hashes: dict[str, str]) -> None:
+    path = work / "mutants" / (module.replace(".", "/") + ".py.meta")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"exit_code_by_key": codes, "hash_by_function_name": hashes}))
+
+
+def test_verdicts_travel_only_with_an_unchanged_function(tmp_path):
+    work = tmp_path / "work"
+    _meta(work, "coalg.m", {"coalg.m.x_f__mutmut_1": 1, "coalg.m.x_f__mutmut_2": 0, "coalg.m.x_f__mutmut_3": None,
+                            "coalg.m.x_g__mutmut_1": 1}, {"x_f": "aaa", "x_g": "bbb"})
+    out = tmp_path / "verdicts.json"
+    assert mutation.export_verdicts([work], out) == 3  # the untried one is not recorded
+    recorded = json.loads(out.read_text())
+    assert recorded["coalg.m"]["x_f"] == {"hash": "aaa", "exit": {"1": 1, "2": 0}}
+
+    # a fresh checkout: x_f unchanged, x_g edited since (another hash), x_f's mutant 2 reopened
+    fresh = Data({"coalg.m.x_f__mutmut_1": None, "coalg.m.x_f__mutmut_2": None, "coalg.m.x_f__mutmut_3": None,
+                  "coalg.m.x_g__mutmut_1": None}, {"x_f": "aaa", "x_g": "ccc"})
+    reopened = tmp_path / "reopened.json"
+    reopened.write_text(json.dumps(["coalg.m.x_f__mutmut_2"]))
+    assert mutation.take_verdicts([fresh], str(out), str(reopened)) == 1
+    assert fresh.exit_code_by_key == {"coalg.m.x_f__mutmut_1": 1, "coalg.m.x_f__mutmut_2": None,
+                                      "coalg.m.x_f__mutmut_3": None, "coalg.m.x_g__mutmut_1": None}
+    assert fresh.saved == 1
+
+    # an edited function forgets its old verdicts when exported again
+    _meta(work, "coalg.m", {"coalg.m.x_f__mutmut_1": 0}, {"x_f": "ddd"})
+    mutation.export_verdicts([work], out)
+    assert json.loads(out.read_text())["coalg.m"]["x_f"] == {"hash": "ddd", "exit": {"1": 0}}
+
+
+def test_a_group_rate_counts_untried_mutants_as_surviving():
+    status = {"a": "killed", "b": "timeout", "c": "survived", "d": "not checked", "e": "skipped", "f": "no tests"}
+    g = mutation.group_summary(status, measured="then")
+    assert (g["mutants"], g["detected"], g["untried"]) == (5, 2, 1)
+    assert g["rate"] == 0.4
+
+
+def test_old_results_files_are_summed_into_groups():
+    previous = {"by_module": {"coalg.laws.merge": {"mutants": 10, "detected": 9, "not_checked": 0},
+                              "coalg.model.store": {"mutants": 6, "detected": 3, "not_checked": 4}},
+                "machine": {"date": "then"}}
+    groups = mutation.carried_over(previous)
+    assert groups["laws"]["rate"] == 0.9
+    assert (groups["model"]["mutants"], groups["model"]["untried"], groups["model"]["rate"]) == (10, 4, 0.3)
