@@ -160,6 +160,36 @@ def submit(self, mutant_name, tests, cpu_time_limit, estimated_time):
 
 ForkServerRunner.submit = submit
 
+import os
+import pathlib
+import tempfile
+
+import pytest
+from mutmut.runners.harness import PytestRunner
+
+_hits = pathlib.Path(tempfile.mkdtemp(prefix="mutmut-hits-"))
+os.environ["COALG_MUTMUT_HITS"] = str(_hits)
+
+
+class ChildHits:
+    # before mutmut's own stats plugin files a test's hits, add those of the interpreters it started
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        for f in sorted(_hits.glob("*.hits")):
+            state()._stats.update(n for n in f.read_text(encoding="utf-8").splitlines() if n)
+            f.unlink()
+
+
+_execute = PytestRunner.execute_pytest
+
+
+def execute_pytest(self, params, **kwargs):
+    kwargs["plugins"] = [*kwargs.get("plugins", []), ChildHits()]
+    return _execute(self, params, **kwargs)
+
+
+PytestRunner.execute_pytest = execute_pytest
+
 import importlib.util
 import mutmut.__main__ as _main
 
@@ -187,6 +217,9 @@ fork runner does (its fork server takes them in set order): most mutants fail th
 Before the mutants run, the verdicts recorded in :data:`VERDICTS` are taken over for every mutant
 of a function whose source hash is unchanged, so a long run can be continued on another machine."""
 
+NO_TESTS = 33
+"""mutmut's exit code for a mutant no selected test reaches."""
+
 VERDICTS = ROOT / "bench" / "results" / "mutation-verdicts.json"
 """Every tried mutant's exit code, per module and function with the function's source hash
 (:func:`export_verdicts`, written with ``--out``): a run on a fresh checkout starts from them."""
@@ -207,10 +240,22 @@ def install(tools: Path) -> None:
 
 
 CHILD_SITE = """import os
-# In an interpreter a test started, mutmut's stats pass cannot record which functions ran (its
-# configuration is read from the working directory of the run): run the unmutated code there.
-if os.environ.get("MUTANT_UNDER_TEST") == "stats":
-    os.environ["MUTANT_UNDER_TEST"] = ""
+# An interpreter a test started (the kit's isolated runs, coalg conform): in mutmut's stats pass,
+# each function it runs is appended, once, to a file for the test that started it (see LAUNCHER);
+# appended at once, since such an interpreter may leave by os._exit.
+if os.environ.get("MUTANT_UNDER_TEST") == "stats" and os.environ.get("COALG_MUTMUT_HITS"):
+    import mutmut.mutation.trampoline as _trampoline
+
+    _hits = set()
+    _path = os.path.join(os.environ["COALG_MUTMUT_HITS"], f"{os.getpid()}.hits")
+
+    def _record(name, caller=None):
+        if name not in _hits:
+            _hits.add(name)
+            with open(_path, "a", encoding="utf-8") as f:
+                f.write(name + "\\n")
+
+    _trampoline.record_trampoline_hit = _record
 """
 
 
@@ -342,7 +387,7 @@ def export_verdicts(works: list[Path], out: Path = VERDICTS) -> int:
                 entry = data.setdefault(module, {}).setdefault(function, {"hash": hashes[function], "exit": {}})
                 if entry["hash"] != hashes[function]:
                     entry.update(hash=hashes[function], exit={})
-                if code is not None:
+                if code is not None and code != NO_TESTS:  # which tests reach a function is found anew
                     entry["exit"][number] = code
                     n += 1
     tmp = out.with_suffix(".tmp")
