@@ -217,8 +217,9 @@ fork runner does (its fork server takes them in set order): most mutants fail th
 Before the mutants run, the verdicts recorded in :data:`VERDICTS` are taken over for every mutant
 of a function whose source hash is unchanged, so a long run can be continued on another machine."""
 
-NO_TESTS = 33
-"""mutmut's exit code for a mutant no selected test reaches."""
+CAUGHT = frozenset({1, 3, 36, -24, 24, 152, 255, -11, -9})
+"""mutmut's exit codes of a caught mutant (killed, timed out, crashed): the verdicts a later run
+takes over. A survivor, or a mutant no test reached, is tried again by every fresh run."""
 
 VERDICTS = ROOT / "bench" / "results" / "mutation-verdicts.json"
 """Every tried mutant's exit code, per module and function with the function's source hash
@@ -387,7 +388,7 @@ def export_verdicts(works: list[Path], out: Path = VERDICTS) -> int:
                 entry = data.setdefault(module, {}).setdefault(function, {"hash": hashes[function], "exit": {}})
                 if entry["hash"] != hashes[function]:
                     entry.update(hash=hashes[function], exit={})
-                if code is not None and code != NO_TESTS:  # which tests reach a function is found anew
+                if code in CAUGHT:  # a survivor is tried again: tests may have been added since
                     entry["exit"][number] = code
                     n += 1
     tmp = out.with_suffix(".tmp")

@@ -31,28 +31,30 @@ def _meta(work: Path, module: str, codes: dict[str, int | None], hashes: dict[st
 
 def test_verdicts_travel_only_with_an_unchanged_function(tmp_path):
     work = tmp_path / "work"
-    _meta(work, "coalg.m", {"coalg.m.x_f__mutmut_1": 1, "coalg.m.x_f__mutmut_2": 0, "coalg.m.x_f__mutmut_3": None,
+    _meta(work, "coalg.m", {"coalg.m.x_f__mutmut_1": 1, "coalg.m.x_f__mutmut_2": -24, "coalg.m.x_f__mutmut_3": None,
+                            "coalg.m.x_f__mutmut_4": 0,
                             "coalg.m.x_g__mutmut_1": 1, "coalg.m.x_g__mutmut_2": 33}, {"x_f": "aaa", "x_g": "bbb"})
     out = tmp_path / "verdicts.json"
-    # neither the untried one nor the one no test reached (which tests reach it is found anew) is recorded
+    # only caught mutants are recorded: a survivor or one no test reached is tried again by the next run
     assert mutation.export_verdicts([work], out) == 3
     recorded = json.loads(out.read_text())
-    assert recorded["coalg.m"]["x_f"] == {"hash": "aaa", "exit": {"1": 1, "2": 0}}
+    assert recorded["coalg.m"]["x_f"] == {"hash": "aaa", "exit": {"1": 1, "2": -24}}
 
     # a fresh checkout: x_f unchanged, x_g edited since (another hash), x_f's mutant 2 reopened
     fresh = Data({"coalg.m.x_f__mutmut_1": None, "coalg.m.x_f__mutmut_2": None, "coalg.m.x_f__mutmut_3": None,
-                  "coalg.m.x_g__mutmut_1": None}, {"x_f": "aaa", "x_g": "ccc"})
+                  "coalg.m.x_f__mutmut_4": None, "coalg.m.x_g__mutmut_1": None}, {"x_f": "aaa", "x_g": "ccc"})
     reopened = tmp_path / "reopened.json"
     reopened.write_text(json.dumps(["coalg.m.x_f__mutmut_2"]))
     assert mutation.take_verdicts([fresh], str(out), str(reopened)) == 1
     assert fresh.exit_code_by_key == {"coalg.m.x_f__mutmut_1": 1, "coalg.m.x_f__mutmut_2": None,
-                                      "coalg.m.x_f__mutmut_3": None, "coalg.m.x_g__mutmut_1": None}
+                                      "coalg.m.x_f__mutmut_3": None, "coalg.m.x_f__mutmut_4": None,
+                                      "coalg.m.x_g__mutmut_1": None}
     assert fresh.saved == 1
 
     # an edited function forgets its old verdicts when exported again
-    _meta(work, "coalg.m", {"coalg.m.x_f__mutmut_1": 0}, {"x_f": "ddd"})
+    _meta(work, "coalg.m", {"coalg.m.x_f__mutmut_1": 36}, {"x_f": "ddd"})
     mutation.export_verdicts([work], out)
-    assert json.loads(out.read_text())["coalg.m"]["x_f"] == {"hash": "ddd", "exit": {"1": 0}}
+    assert json.loads(out.read_text())["coalg.m"]["x_f"] == {"hash": "ddd", "exit": {"1": 36}}
 
 
 def test_a_group_rate_counts_untried_mutants_as_surviving():
