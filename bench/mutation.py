@@ -222,7 +222,7 @@ CAUGHT = frozenset({1, 3, 36, -24, 24, 152, 255, -11, -9})
 takes over. A survivor, or a mutant no test reached, is tried again by every fresh run."""
 
 VERDICTS = ROOT / "bench" / "results" / "mutation-verdicts.json"
-"""Every tried mutant's exit code, per module and function with the function's source hash
+"""Every caught mutant's exit code, per module and function with the function's source hash
 (:func:`export_verdicts`, written with ``--out``): a run on a fresh checkout starts from them."""
 
 
@@ -373,7 +373,7 @@ def take_verdicts(files: Any, verdicts: str, reopened_file: str = "reopened.json
 
 
 def export_verdicts(works: list[Path], out: Path = VERDICTS) -> int:
-    """Write every tried mutant's exit code in ``works`` into ``out`` (merged with what it holds)."""
+    """Write every caught mutant's exit code in ``works`` into ``out`` (merged with what it holds)."""
     data: dict[str, dict[str, Any]] = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     n = 0
     for work in works:
