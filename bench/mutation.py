@@ -391,6 +391,7 @@ def export_verdicts(works: list[Path], out: Path = VERDICTS) -> int:
                 if code in CAUGHT:  # a survivor is tried again: tests may have been added since
                     entry["exit"][number] = code
                     n += 1
+    data = {m: kept for m, fs in data.items() if (kept := {f: e for f, e in fs.items() if e["exit"]})}
     tmp = out.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     tmp.replace(out)
