@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..laws import Transition, get_clause, show_call
-from ..model import ANCESTRY, Call, Edge, Err, Store, edge_to_json, inverse, meta_ancestry
+from ..model import ANCESTRY, Call, Edge, Err, Nothing, Store, edge_to_json, inverse, meta_ancestry
 from .alphabet import alphabet
 from .blackbox import BlackBox, Path, Unconstructible
 from .explore import derived_of, levels, shrink, start, walks
@@ -179,7 +179,7 @@ class Judge:
         note = self.bb.notes.get((t.before, t.call))
         if note is None:
             return 0, None
-        if not t.ok:
+        if not t.ok or isinstance(t.output, Nothing):  # refused: an exception, or recall returning None
             return 1, None
         rule = self.bb.caps.prefix_rule
         matched = ", ".join(note.candidates)

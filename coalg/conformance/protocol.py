@@ -16,9 +16,13 @@ presence and signature (``inspect.signature``); anything wrong is
 * ``prefix_arguments`` -- the attribute ``prefix_arguments = True``: evolve,
   merge, split, supersede and delete accept a unique prefix of an identifier;
 * ``prefix_recall`` -- a method ``recall(ref)`` returning the identifier a
-  reference resolves to, or ``None``;
+  reference resolves to, or ``None`` (for an ambiguous prefix, ``None`` is a
+  refusal);
 * ``valid_time`` -- ``save``, ``evolve``, ``merge`` and ``split`` all have a
-  parameter ``valid_time``, and ``records()`` reports it;
+  parameter ``valid_time``, and ``records()`` reports it as the field
+  ``valid_time``: a number, a string or ``None``, as ``save`` was given it
+  (the kit rebuilds stores by saving what a record shows; a layer that keeps
+  a richer form, such as an interval, shows it under another key);
 * ``close`` -- a method ``close()``, called when the kit is done with a layer.
 
 A layer that resolves an ambiguous prefix may declare how, as the attribute

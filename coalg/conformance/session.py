@@ -147,10 +147,10 @@ class Session:
             real = self.names.real[x]
             p = real[:-1]
             if not p or [r for r in live if r.startswith(p)] != [real]:
-                raise _NotExpressible(f"no proper prefix of {x}'s identifier matches it alone")
+                raise _NotExpressible("no proper prefix of the record's identifier matches it alone")
             return self.names.refer(p, x + "…")
         if len(live) < 2:
-            raise _NotExpressible(f"the shared prefix {x}… needs two records")
+            raise _NotExpressible("a shared prefix needs two records")
         p = _common_prefix(live)
         cands = tuple(sorted(self.names.name(r) for r in live))
         note.append(PrefixNote(x, cands, None, self._rule_choice(live)))

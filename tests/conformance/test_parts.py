@@ -139,3 +139,31 @@ def test_a_factory_defined_in_a_function_cannot_run_in_child_interpreters():
     assert "cannot be imported by name" in report["clauses"]["L5"]["reason"]
     with pytest.raises(BadLayer, match="not a factory"):
         conform("conform_layers:a_layer_instance")
+
+
+def test_recall_answering_none_refuses_an_ambiguous_prefix():
+    from layers.dotted_prefix import DottedMemory
+
+    class RecallOnly(DottedMemory):
+        prefix_arguments = False  # only recall takes a prefix: every prefix judged is a recall
+
+    report = conform(RecallOnly, length=3, walks=0, orders=False)
+    assert report["capabilities"] == ["prefix_recall", "valid_time"]
+    l5 = report["clauses"]["L5"]  # judged only on prefixes without the child interpreters
+    assert l5["holds"] is not False, l5["reason"]
+    assert "every ambiguous prefix was refused or resolved by the declared rule (15 calls)" in l5["reason"]
+
+
+def test_a_prefix_the_kit_cannot_say_is_the_same_refusal_whichever_record_it_names():
+    from layers.dotted_prefix import DottedMemory
+
+    from coalg.conformance.blackbox import BlackBox
+    from coalg.conformance.order import reordered
+
+    bb = BlackBox(DottedMemory, inspect_layer(DottedMemory))
+    st = start(bb.fresh)
+    word = [Save(A), Save(A), Evolve("id0001", "v2", by_prefix=True)]
+    runs = list(rerun(bb.realisation, st, word))
+    assert not runs[-1].ok  # 'r' matches both records: no prefix names id0001 alone
+    assert reordered(bb, st, word) is None  # reversed saves: id0002 cannot be said either, alike
+    bb.release()
