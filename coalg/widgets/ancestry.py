@@ -369,7 +369,8 @@ class AncestryExplorer(Explorer):
                   pairs: list[tuple[tuple[float, float], tuple[float, float]]], title: float) -> bytes:
         """The four trees with each pair (before, after) on one row when the two fit the width, else
         the one above the other: at the lecture hall's size a pair of small trees stays side by
-        side even when the other pair is too wide for that."""
+        side even when the other pair is too wide for that.  The rows share the height of one
+        screen (:func:`coalg.widgets.figures.max_height`): deeper trees get closer levels."""
         room = max_width(self.scale) / self.scale
         margin, gap, above, below = 0.55, 0.4, 0.4, 0.2  # inches: tick labels, between trees, names, under
         rows: list[list[tuple[float, float]]] = []
@@ -382,12 +383,13 @@ class AncestryExplorer(Explorer):
         width = max(margin + sum(w for w, _h in row) + gap * (len(row) - 1) + 0.1 for row in rows)
         height = sum(max(h for _w, h in row) for row in rows) + 0.2
         cw, ch = canvas((width, height), self.scale)
+        flat = (ch - 0.2) / (height - 0.2)  # under 1 when the rows must come closer to fit the screen
 
         def placed(axes: list[Any]) -> None:
             top = ch - 0.1
             k = 0
             for row in rows:
-                h = max(hh for _w, hh in row)
+                h = max(hh for _w, hh in row) * flat
                 x = margin
                 for w, _h in row:
                     axes[k].set_position([x / cw, (top - h + below) / ch, min(w, cw - x - 0.1) / cw,
@@ -426,6 +428,8 @@ class AncestryExplorer(Explorer):
         ]
         ui["figure"] = figure_image()
         ui["verdict"] = w.HTML()
+        for key in ("verdict", "figure"):  # the main view: what the step did, and the four trees
+            ui[key].add_class("coalg-main")
         ui["root"] = w.VBox([w.HBox([ui["preset"], self._size_control(ui)], layout=w.Layout(flex_flow="row wrap")),
                              w.HBox([ui["focus"], ui["other"], ui["content"]], layout=w.Layout(flex_flow="row wrap")),
                              w.HBox(buttons, layout=w.Layout(flex_flow="row wrap")),

@@ -28,7 +28,8 @@ displaying the object) is a thin layer of controls that call those methods.
   state, :meth:`Explorer.import_session` restores it exactly or changes nothing;
   the front end offers both as a download link and an upload button.
 * **Size**: ``scale`` (or the size control) enlarges text, controls and figures
-  together, for a projector.
+  together, for a projector or, at the lecture hall's size, a large room's 1080p
+  screen, where each explorer's main view fits one screen (:meth:`Explorer._arrange`).
 
 The explorers serve the paper's sections listed in :mod:`coalg.widgets`.
 """
@@ -274,7 +275,7 @@ class Explorer:
         return w.HBox([ui["download"], ui["import"]], layout=w.Layout(align_items="center"))
 
     def _size_control(self, ui: dict[str, Any]) -> Any:
-        """The size control (normal, large, projector)."""
+        """The size control (normal, large, projector, lecture hall)."""
         ui["size"] = size_picker(self.scale, SCALES)
         self._observe(ui["size"], self.set_scale)
         return ui["size"]
@@ -288,6 +289,8 @@ class Explorer:
             ui: dict[str, Any] = {}
             self._ui = ui
             self._build(ui)
+            ui["body"] = ui["root"]
+            ui["built"] = tuple(ui["body"].children)
             ui["style"] = w.HTML()
             ui["root"] = w.VBox([ui["style"], ui["root"]])
             ui["root"].add_class("coalg-explorer")
@@ -305,6 +308,13 @@ class Explorer:
         """Set the controls, texts and figures in ``ui`` from the state."""
         raise NotImplementedError
 
+    def _arrange(self, ui: dict[str, Any]) -> list[Any]:
+        """The rows of the front end at this size, top to bottom (by default as :meth:`_build` made
+        them).  At the lecture hall's size an explorer puts its main view — the figure and the line
+        that says what it shows, marked ``coalg-main`` — right under its controls, and what is
+        longer to read under the figure, so that the main view is on one screen."""
+        return list(ui["built"])
+
     def _refresh(self, **parts: bool) -> None:
         """Redraw the front end from the state (nothing to do before it is built).
 
@@ -319,6 +329,9 @@ class Explorer:
         was, self._busy = self._busy, True
         try:
             self._draw(ui, **parts)
+            rows = tuple(self._arrange(ui))
+            if rows != tuple(ui["body"].children):
+                ui["body"].children = rows
             root = ui["root"]
             for c in list(root._dom_classes):
                 if c.startswith("coalg-scale-") and c != scale_class(self.scale):

@@ -24,7 +24,7 @@ from .controls import (
     reverse_box,
     wide,
 )
-from .figures import store_svg
+from .figures import hall, store_svg
 from .operations import OPERATIONS
 from .steps import laws_panel, word_panel
 from .text import esc, output_text, short, theta_text
@@ -128,6 +128,18 @@ def build(pg: DerivationPlayground, ui: dict[str, Any]) -> None:
         w.HBox([ui["json"], w.VBox([load, ui["upload"]])], layout=w.Layout(flex_flow="row wrap")),
         pg._session_bar(ui),
     ])
+    for key in ("laws", "graph"):  # the main view: which laws held on the last call, and the store
+        ui[key].add_class("coalg-main")
+
+
+def arrange(pg: DerivationPlayground, ui: dict[str, Any]) -> list[Any]:
+    """The rows at ``pg``'s size: at the lecture hall's the graph comes right under the law panel,
+    the record list and the choices under the graph."""
+    rows = list(ui["built"])
+    if hall(pg.scale):
+        rows.remove(ui["graph"])
+        rows.insert(rows.index(ui["laws"]) + 1, ui["graph"])
+    return rows
 
 
 def _chose(pg: DerivationPlayground, key: str, value: Any) -> None:
