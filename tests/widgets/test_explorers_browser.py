@@ -238,40 +238,77 @@ MEASURE_FIGURES = """async () => {
 }"""
 
 
-def test_the_lecture_hall_size_on_a_1080p_screen(server: Server, chromium_browser: Any) -> None:
+MAIN_VIEWS = """() => {
+  // the union of the boxes of each main view (elements marked coalg-main, coalg-main-compare)
+  const out = {};
+  for (const name of ['coalg-main', 'coalg-main-compare']) {
+    const boxes = [...document.querySelectorAll('.coalg-explorer .' + name)]
+      .map(e => e.getBoundingClientRect()).filter(r => r.height > 0);
+    if (boxes.length) {
+      const top = Math.min(...boxes.map(r => r.top)), bottom = Math.max(...boxes.map(r => r.bottom));
+      out[name] = {count: boxes.length, top, bottom, height: bottom - top};
+    }
+  }
+  return out;
+}"""
+
+VISIBLE_PX = 1000  # what a 1920×1080 screen shows below the browser's own bars
+PAIRS = {  # the names of the two panels that must stand side by side: before and after, s and t
+    "explore-ancestry.ipynb": [(", before", ", after")],
+    "explore-bitemporal.ipynb": [("Ψ(h)", "Ψ(h′)")],
+    "explore-refinement.ipynb": [("s", "t")],
+}
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_the_lecture_hall_size_on_a_1080p_screen(server: Server, chromium_browser: Any, notebook: str) -> None:
     """At the largest size on a 1920×1080 screen: every text of every figure is at least 32 px as
-    shown, figures use the width (never shrunk, never past the screen), and the ancestry explorer
-    draws before and after side by side."""
+    shown, figures use the width (never shrunk, never past the screen), each main view (the figure
+    and the line that says what it shows) is at most one screen high, and pairs of panels
+    (before and after, the two stores compared) stand side by side."""
     context = chromium_browser.new_context(viewport={"width": 1920, "height": 1080})
     tab = Tab.__new__(Tab)
     tab.context, tab.page, tab.outside, tab.console = context, context.new_page(), [], []
     page = tab.page
     page.route("**/*", tab._guard)
     page.on("console", lambda m: tab.console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    page.goto(f"{server.url}voila/render/explore-ancestry.ipynb", wait_until="domcontentloaded",
+    page.goto(f"{server.url}voila/render/{notebook}", wait_until="domcontentloaded",
               timeout=KERNEL_TIMEOUT_MS)
     page.locator(".coalg-explorer img").first.wait_for(state="visible", timeout=KERNEL_TIMEOUT_MS)
     before = page.locator(".coalg-explorer img").first.get_attribute("src")
+    normal = page.evaluate(MAIN_VIEWS)
     page.get_by_role("button", name="lecture hall").click()
     page.wait_for_selector(".coalg-scale-270", timeout=KERNEL_TIMEOUT_MS)
     page.wait_for_function("(old) => { const i = document.querySelector('.coalg-explorer img');"
                            " return i && i.getAttribute('src') !== old && i.complete && i.naturalWidth > 0; }",
                            arg=before, timeout=KERNEL_TIMEOUT_MS)
+    page.wait_for_timeout(500)  # the other figures of the explorer arrive in the same update
     figures = page.evaluate(MEASURE_FIGURES)
     assert figures
     for f in figures:
         assert f["width"] == f["natural"] and 0 <= f["left"] and f["right"] <= 1920, f  # shown at its own size
         sizes = [t["px"] for t in f["texts"] if t["text"].strip()]
         assert sizes and min(sizes) >= 32.0, sorted(sizes)[:3]
-    titles = {t["text"]: t for f in figures for t in f["texts"] if t["text"].startswith("ancestry of ")}
-    left = next(t for name, t in titles.items() if name.endswith(", before"))
-    right = next(t for name, t in titles.items() if name.endswith(", after"))
-    assert left["right"] <= right["left"], (left, right)  # before on the left, after on the right
-    assert left["top"] < right["bottom"] and right["top"] < left["bottom"], (left, right)  # on one row
+    views = page.evaluate(MAIN_VIEWS)
+    assert "coalg-main" in views and views.keys() == normal.keys(), views
+    for name, box in views.items():
+        assert box["count"] >= 2 and box["height"] <= VISIBLE_PX, (name, box)  # a figure and its line
+        assert normal[name]["height"] < box["height"], (name, normal[name], box)  # it did grow
+    texts = [t for f in figures for t in f["texts"]]
+    for left_name, right_name in PAIRS.get(notebook, []):
+        def named(t: dict[str, Any], name: str) -> bool:
+            return bool(t["text"] == name or (name.startswith(",") and t["text"].endswith(name)))
+
+        left = next(t for t in texts if named(t, left_name))
+        right = next(t for t in texts if named(t, right_name))
+        assert left["right"] <= right["left"], (left, right)  # before on the left, after on the right
+        assert left["top"] < right["bottom"] and right["top"] < left["bottom"], (left, right)  # on one row
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 1920  # no sideways scrolling
     font = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector("
                          "'.coalg-explorer .widget-html-content')).fontSize)")
     assert font >= 32.0, font  # the explorer's own text too
-    tab.shot("explorer-ancestry-lecture-hall")
+    page.evaluate("() => document.querySelector('.coalg-explorer .coalg-main').scrollIntoView()")
+    tab.shot(notebook.removesuffix(".ipynb") + "-lecture-hall")
     tab.close()
 
 
