@@ -166,3 +166,23 @@ def test_at_the_lecture_hall_size_a_pair_too_wide_goes_one_under_the_other_and_t
     assert not _side_by_side(pairs["descendants"]) and yb < ya
     width, _height, _labels = _label_px(ex.figure_svg())
     assert width <= WIDE_SCREEN_PX
+
+
+HALL_FIGURE_PX = 1000 - 155  # a 1080p screen's visible height, less the line above the figure
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+def test_at_the_lecture_hall_size_figures_are_wide_not_tall(kind: str) -> None:
+    """Every figure is at most one screen high less its line; the main view's parts stand next to
+    each other at the lecture hall's size, and the rows come back as built at the normal size."""
+    ex = MAKERS[kind](scale=SCALES["lecture hall"])
+    for svg in _figures(ex):
+        width, height, _labels = _label_px(svg)
+        assert height <= HALL_FIGURE_PX < width, (kind, width, height)
+    rows = list(ex.widget.children[1].children)
+    main = [k for k, r in enumerate(rows) if "coalg-main" in getattr(r, "_dom_classes", ())
+            or any("coalg-main" in getattr(c, "_dom_classes", ()) for c in walk(r))]
+    assert main and main == list(range(main[0], main[0] + len(main))), (kind, main)  # no row between
+    built = list(ex._ui["built"])
+    ex.set_scale(SCALES["normal"])
+    assert list(ex.widget.children[1].children) == built
