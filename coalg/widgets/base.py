@@ -123,6 +123,7 @@ class Explorer:
         self._busy = False
         self._depth = 0
         self._last_click: dict[str, float] = {}
+        self._before_refusal: tuple[str, str, bool] | None = None  # (refusal, message, error) of set_scale
 
     # ----------------------------------------------------------------- messages
     def _say(self, text: str, *, error: bool = False) -> None:
@@ -202,13 +203,25 @@ class Explorer:
     # ----------------------------------------------------------------- size
     @action
     def set_scale(self, scale: Any) -> bool:
-        """Draw text, controls and figures at ``scale`` (1 normal, 1.6 for a projector, 2.7 for a lecture hall)."""
+        """Draw text, controls and figures at ``scale`` (1 normal, 1.6 for a projector, 2.7 for a lecture hall).
+
+        The message line keeps what the explorer was saying (the claim of its main view): the size
+        shows in the size control, not in place of that claim.  A refused size says why on the
+        message line; the next size accepted brings back what was there before the refusal."""
         try:
-            self.scale = check_scale(scale)
+            new = check_scale(scale)
         except ValueError as e:
+            refused = self._before_refusal
+            kept = ((self.message, self.message_is_error) if refused is None or self.message != refused[0]
+                    else refused[1:])  # refused twice in a row: still the line before the first
             self._say(str(e), error=True)
+            self._before_refusal = (self.message, *kept)
             return False
-        self._say(f"text and figures at ×{self.scale:g}.")
+        if self._before_refusal is not None and self.message == self._before_refusal[0]:
+            _refusal, said, error = self._before_refusal
+            self._say(said, error=error)
+        self._before_refusal = None
+        self.scale = new
         self._refresh()
         return True
 
@@ -338,8 +351,10 @@ class Explorer:
                     root.remove_class(c)
             root.add_class(scale_class(self.scale))
             ui["style"].value = scale_css(self.scale)
-            if "size" in ui:
-                ui["size"].value = self.scale if self.scale in SCALES.values() else None
+            if "size" in ui:  # a size without a name of its own says its factor beside the buttons
+                named = self.scale in SCALES.values()
+                ui["size"].value = self.scale if named else None
+                ui["size"].description = "size" if named else f"size ×{self.scale:g}"
         finally:
             self._busy = was
         self._sync_download()

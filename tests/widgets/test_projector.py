@@ -186,3 +186,27 @@ def test_at_the_lecture_hall_size_figures_are_wide_not_tall(kind: str) -> None:
     built = list(ex._ui["built"])
     ex.set_scale(SCALES["normal"])
     assert list(ex.widget.children[1].children) == built
+
+
+CLAIMS = {"merge": ("merge(id0001, id0002)", "→ id0006"), "tenants": ("2 tenants", "union of 8 records")}
+"""What the merge and tenants labs say on opening, the line their main view starts with."""
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+def test_a_size_change_keeps_what_the_explorer_was_saying(kind: str) -> None:
+    """The size control changes the size, never the message line: the claim above the figure stays,
+    through every size and back; a refused size says why, and the next size brings the claim back."""
+    ex = MAKERS[kind]()
+    ui = ex._ui if ex.widget is not None else None
+    assert ui is not None
+    said, shown = ex.message, message(ex)
+    assert said and all(part in shown for part in CLAIMS.get(kind, ())), shown
+    for size in ("lecture hall", "projector", "large", "normal", "lecture hall"):
+        ui["size"].value = SCALES[size]  # as the reader does it: a click on the size control
+        assert ex.scale == SCALES[size]
+        assert (ex.message, message(ex)) == (said, shown), (kind, size, message(ex))
+        assert ui["size"].description == "size"  # a named size: its button shows it
+    assert not ex.set_scale(7) and "from 0.5 to 3" in message(ex) and ex.message_is_error
+    assert not ex.set_scale("big") and "'big'" in message(ex)
+    assert ex.set_scale(2.2) and (ex.message, message(ex)) == (said, shown) and not ex.message_is_error
+    assert ui["size"].value is None and ui["size"].description == "size ×2.2"  # no button names it
