@@ -29,6 +29,7 @@ from typing import Any
 
 from ..model import Store
 from ..viz import FONT_SIZE, NOTE_SIZE, graph_figsize, plot_store, store_layout, text_size
+from ..viz.store import legend_size
 
 __all__ = ["FULL_HEIGHT", "FULL_WIDTH", "FULL_WIDTH_FROM", "MAX_WIDTH", "canvas", "hall", "max_height", "max_width",
            "name_panel", "render", "shown_size", "store_height", "store_svg"]
@@ -133,16 +134,23 @@ def store_height(store: Store) -> float:
 
 
 def store_svg(store: Store, *, highlight: Iterable[Any] = (), labels: Any = "id", width: float = 7.5,
-              scale: float = 1.0, ghosts: Store | None = None, highlight_label: str = "highlighted") -> bytes:
+              scale: float = 1.0, ghosts: Store | None = None, highlight_label: str = "highlighted",
+              columns: int | None = None) -> bytes:
     """The store graph (:func:`coalg.viz.plot_store`) as SVG; its legend on the right, or below the
     graph at a projector's scale (where the width is better spent on the graph), and on the right
-    again at the lecture hall's (where the height is what is short)."""
+    again at the lecture hall's (where the height is what is short).  With ``columns`` the legend
+    is below the graph in rows of that many entries, whatever the scale (for a narrow graph that
+    shares its row with a text)."""
     entries = [f"namespace {n}" for n in store.namespaces()] + [
         highlight_label, "deleted by the last step", "dangling (no record)", "descendant R⁺"]
-    below = 1.3 <= scale and not hall(scale)
-    rows = -(-(len(store.namespaces()) + 4) // 3)
-    return render(lambda ax: plot_store(store, ax=ax, highlight=list(highlight), labels=labels, ghosts=ghosts,
-                                        highlight_label=highlight_label, legend="below" if below else True),
+    marked = list(highlight)
+    below = columns is not None or (1.3 <= scale and not hall(scale))
+    per_row = 3 if columns is None else columns
+    rows = (-(-(len(store.namespaces()) + 4) // 3) if columns is None else  # room for the most it may hold
+            -(-legend_size(store, highlight=marked, ghosts=ghosts) // columns))  # the rows it has
+    return render(lambda ax: plot_store(store, ax=ax, highlight=marked, labels=labels, ghosts=ghosts,
+                                        highlight_label=highlight_label,
+                                        legend="below" if below else True, legend_columns=per_row),
                   (width, store_height(store) + (0.3 * rows if below else 0.4)), scale=scale,
                   legend=0.0 if below else max(text_size(e, NOTE_SIZE)[0] for e in entries) / 72 + 0.55,
                   bottom=0.55 + (0.3 * rows if below else 0.0))

@@ -129,7 +129,10 @@ def test_at_the_lecture_hall_size_every_figure_text_is_at_least_32_px(kind: str)
     normal = [px for svg in _figures(MAKERS[kind]()) for px in _text_px(svg)]
     assert min(normal) < HALL_PX  # the normal size stays as it was
     widest = max(_label_px(svg)[0] for svg in _figures(ex))
-    assert SCREEN_PX < widest <= WIDE_SCREEN_PX or kind == "ancestry", (kind, widest)  # it uses the width
+    if kind == "playground":  # the graph takes half the width, the law panel the other half
+        assert WIDE_SCREEN_PX / 2 - 20 <= widest <= WIDE_SCREEN_PX / 2 + 50, widest
+    else:
+        assert SCREEN_PX < widest <= WIDE_SCREEN_PX or kind == "ancestry", (kind, widest)  # it uses the width
 
 
 def _pairs(ex: AncestryExplorer) -> dict[str, tuple[tuple[float, float], tuple[float, float]]]:
@@ -210,3 +213,24 @@ def test_a_size_change_keeps_what_the_explorer_was_saying(kind: str) -> None:
     assert not ex.set_scale("big") and "'big'" in message(ex)
     assert ex.set_scale(2.2) and (ex.message, message(ex)) == (said, shown) and not ex.message_is_error
     assert ui["size"].value is None and ui["size"].description == "size ×2.2"  # no button names it
+
+
+def test_at_the_lecture_hall_size_the_law_panel_stands_beside_the_graph() -> None:
+    """After a step the law panel is several hundred pixels tall: at the lecture hall's size it
+    shares a row with the graph (half the screen each) under the message line, so that the call's
+    line, its laws and its store are one screen high; at the other sizes the rows stay as built."""
+    pg = DerivationPlayground(scale=SCALES["lecture hall"])
+    pg.widget  # noqa: B018
+    pg.select(ids=["id0005"])
+    assert pg.apply_selection("evolve") and "failed" in pg._ui["laws"].value
+    rows = list(pg.widget.children[1].children)
+    k = rows.index(pg._ui["message"])
+    inside = list(walk(rows[k + 1]))
+    assert pg._ui["laws"] in inside and pg._ui["graph"] in inside, rows[k + 1]
+    assert pg._ui["graph"] not in rows and pg._ui["laws"] not in rows
+    width, height, _labels = _label_px(bytes(pg._ui["graph"].value))
+    assert width <= WIDE_SCREEN_PX / 2 and height <= HALL_FIGURE_PX, (width, height)
+    assert "made or changed by the last step" in bytes(pg._ui["graph"].value).decode()  # its legend
+    pg.set_scale(SCALES["projector"])
+    rows = list(pg.widget.children[1].children)
+    assert rows[1] is pg._ui["message"] and rows[2] is pg._ui["laws"] and pg._ui["graph"] in rows
