@@ -316,7 +316,8 @@ class BitemporalStepper(Stepper):
                 name_panel(ax, name)
 
         # at the lecture hall's size a little flatter: the step's sentences above it share the screen
-        return render(draw, (9.6, 2.5 if hall(self.scale) else 2.9), ncols=2, scale=self.scale, wspace=0.15)
+        # (up to eight lines at that size, in the steps of both proofs)
+        return render(draw, (9.6, 2.2 if hall(self.scale) else 2.9), ncols=2, scale=self.scale, wspace=0.15)
 
     def planes_svg(self) -> bytes:
         """The bitemporal planes of Ψ(h) and Ψ(h′), on the same axes whatever the step or the query."""

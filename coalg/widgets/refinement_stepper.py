@@ -224,8 +224,11 @@ class RefinementStepper(Stepper):
     # ----------------------------------------------------------------- views
     def round_svg(self) -> bytes:
         """The store graph coloured by the blocks of the round shown, with a legend of the blocks."""
+        h = store_height(self.store) + 0.3
+        if hall(self.scale):  # flatter: the stepper above it and what the round says under it share the screen
+            h = min(h, 2.7)
         return render(lambda ax: plot_refinement(self.store, axes=[ax], rounds=self.rounds, which=[self.round]),
-                      (7.5, store_height(self.store) + 0.3), legend=1.4, scale=self.scale)
+                      (7.5, h), legend=1.4, scale=self.scale)
 
     def verdict_html(self) -> str:
         """The comparison in sentences, with the contents of the records that have no partner."""
