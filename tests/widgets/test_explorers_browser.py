@@ -290,11 +290,7 @@ ACTIONS = {  # one typical action of each explorer, the one its introduction sug
 }
 
 VISIBLE_PX = 1000  # what a 1920×1080 screen shows below the browser's own bars
-TALL_AFTER_ACTION = {  # a main view known to outgrow the screen after its action (strict: says when fixed)
-    "explore-ancestry.ipynb": "after an evolve the descendants pair goes one under the other: the verdict "
-                              "and three rows of trees are about 1,110 px; flattening the rows further "
-                              "squashes the trees (their names and margins do not shrink)",
-}
+TALL_AFTER_ACTION: dict[str, str] = {}  # a main view known to outgrow the screen after its action (strict)
 PAIRS = {  # the names of the two panels that must stand side by side: before and after, s and t
     "explore-ancestry.ipynb": [(", before", ", after")],
     "explore-bitemporal.ipynb": [("Ψ(h)", "Ψ(h′)")],
