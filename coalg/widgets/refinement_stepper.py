@@ -272,7 +272,8 @@ class RefinementStepper(Stepper):
         def draw(axes: list[Any]) -> None:
             for ax, st, hi, name in zip(axes, (s, t), (hl, hr), ("s", "t")):
                 plot_store(st, ax=ax, highlight=hi, legend=False,
-                           labels=lambda i, st=st: f"{i}: {short(st.records[i].content, 14)}" if i in st.records else i)
+                           labels="id" if hall(self.scale) else  # the hall: short labels never overlap
+                           (lambda i, st=st: f"{i}: {short(st.records[i].content, 14)}" if i in st.records else i))
                 name_panel(ax, name)
 
         if hall(self.scale) or canvas((MAX_WIDTH, h), self.scale)[0] / 2 >= 3.6:  # the hall: full width

@@ -291,6 +291,7 @@ ACTIONS = {  # one typical action of each explorer, the one its introduction sug
 
 VISIBLE_PX = 1000  # what a 1920×1080 screen shows below the browser's own bars
 TALL_AFTER_ACTION: dict[str, str] = {}  # a main view known to outgrow the screen after its action (strict)
+NO_OVERLAP = {"explore-refinement.ipynb"}  # figures checked for texts drawn over other texts
 PAIRS = {  # the names of the two panels that must stand side by side: before and after, s and t
     "explore-ancestry.ipynb": [(", before", ", after")],
     "explore-bitemporal.ipynb": [("Ψ(h)", "Ψ(h′)")],
@@ -336,6 +337,13 @@ def test_the_lecture_hall_size_on_a_1080p_screen(server: Server, chromium_browse
         assert box["count"] >= 2 and box["height"] <= VISIBLE_PX, (name, box)  # a figure and its line
         assert normal[name]["height"] < box["height"], (name, normal[name], box)  # it did grow
     texts = [t for f in figures for t in f["texts"]]
+    for f in figures if notebook in NO_OVERLAP else []:  # no text over another text (1 px of slack)
+        boxes = [t for t in f["texts"] if t["text"].strip()]
+        for k, a in enumerate(boxes):
+            for b in boxes[k + 1:]:
+                apart = (a["right"] <= b["left"] + 1 or b["right"] <= a["left"] + 1
+                         or a["bottom"] <= b["top"] + 1 or b["bottom"] <= a["top"] + 1)
+                assert apart, ("texts overlap", a, b)
     for left_name, right_name in PAIRS.get(notebook, []):
         def named(t: dict[str, Any], name: str) -> bool:
             return bool(t["text"] == name or (name.startswith(",") and t["text"].endswith(name)))
