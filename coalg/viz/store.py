@@ -38,7 +38,8 @@ from .style import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["PAIR_COLOUR", "edge_family", "label_bounds", "plot_store", "split_highlight", "to_points"]
+__all__ = ["PAIR_COLOUR", "edge_family", "label_bounds", "legend_size", "plot_store", "split_highlight",
+           "to_points"]
 
 PAIR_COLOUR = "#D55E00"
 """The dashed arc of a ``pairs`` entry of :func:`plot_store` (vermilion, after the namespace colours)."""
@@ -112,6 +113,7 @@ def plot_store(
     show_dangling: bool = True,
     descendants: bool = False,
     legend: bool | str = True,
+    legend_columns: int = 3,
     ghosts: Store | None = None,
     highlight_label: str = "highlighted",
     pairs: Sequence[tuple[Id, Id, str]] = (),
@@ -148,7 +150,7 @@ def plot_store(
       records share without an edge between them, such as a prefix of their
       identifiers (§6, Remark 6.8).  Labels keep off the arc like off an edge.
     * ``legend``: on the right of the axes (``True``), below them (``"below"``,
-      in rows of three), or none (``False``).
+      in rows of ``legend_columns``, three by default), or none (``False``).
 
     Axes contents, for tests: one ``Line2D`` per node (label ``"_node <id>"``,
     ghosts ``"_ghost <id>"``), one patch per drawn edge (``"_edge <edge>"``),
@@ -165,12 +167,7 @@ def plot_store(
         ax = new_axes(None, figsize=graph_figsize(pos, widest))
     hi_ids, hi_edges = split_highlight(highlight)
     nodes = frozenset(pos)
-    drawn = drawn_edges(shown, nodes, descendants)
-    drawn_set = set(drawn)
-    # highlighting the hidden half of an inverse pair highlights the half that is drawn
-    hi_edges = {e if e in drawn_set else Edge(e.target, inverse(e.relation), e.source) for e in hi_edges}
-    drawn += sorted(e for e in hi_edges if e in shown.edges and e not in drawn_set
-                    and e.source in nodes and e.target in nodes)
+    drawn, hi_edges = _drawn(shown, nodes, descendants, hi_edges)
     drawn_set = set(drawn)
     colours = colour_map(store.namespaces())
     _frame_graph(ax, list(pos.values()), xlabel="ancestry depth")
@@ -259,8 +256,40 @@ def plot_store(
     if legend:
         _store_legend(ax, colours, drawn, show_dangling and bool(shown.dangling() - gone),
                       highlight_label if (hi_ids & nodes or hi_edges & drawn_set) else "", bool(gone),
-                      below=legend == "below", height=h, pairs=[text for *_ab, text in pairs])
+                      below=legend == "below", height=h, pairs=[text for *_ab, text in pairs],
+                      columns=legend_columns)
     return ax
+
+
+def legend_size(store: Store, *, highlight: Any = (), show_dangling: bool = True, descendants: bool = False,
+                ghosts: Store | None = None, pairs: Sequence[tuple[Id, Id, str]] = ()) -> int:
+    """How many entries the legend of :func:`plot_store` has with the same arguments (a figure
+    that puts the legend below the graph makes room for that many rows before it draws).
+
+    >>> from coalg.model import Record
+    >>> legend_size(Store.of({"a": Record("x", "fact", "alice")}), highlight=["a"])
+    2
+    """
+    shown, gone = _with_ghosts(store, ghosts)
+    nodes = frozenset(store_layout(shown, show_dangling=show_dangling))
+    hi_ids, hi_edges = split_highlight(highlight)
+    drawn, hi_edges = _drawn(shown, nodes, descendants, hi_edges)
+    lit = bool(hi_ids & nodes or hi_edges & set(drawn))
+    dangling = show_dangling and bool(shown.dangling() - gone)
+    families = {edge_family(e.relation) for e in drawn}
+    return len(store.namespaces()) + dangling + lit + bool(gone) + len(families) + len(pairs)
+
+
+def _drawn(shown: Store, nodes: frozenset[Id], descendants: bool, hi_edges: set[Edge]
+           ) -> tuple[list[Edge], set[Edge]]:
+    """The edges drawn, and the highlighted edges as drawn: highlighting the hidden half of an
+    inverse pair highlights the half that is drawn."""
+    drawn = drawn_edges(shown, nodes, descendants)
+    drawn_set = set(drawn)
+    hi_edges = {e if e in drawn_set else Edge(e.target, inverse(e.relation), e.source) for e in hi_edges}
+    drawn += sorted(e for e in hi_edges if e in shown.edges and e not in drawn_set
+                    and e.source in nodes and e.target in nodes)
+    return drawn, hi_edges
 
 
 def _frame_graph(ax: Axes, pos: Sequence[tuple[float, float]], *, xlabel: str) -> Axes:
@@ -273,7 +302,7 @@ def _frame_graph(ax: Axes, pos: Sequence[tuple[float, float]], *, xlabel: str) -
 
 def _store_legend(ax: Axes, colours: dict[str, str], drawn: Sequence[Edge], dangling: bool,
                   highlighted: str, ghosts: bool, *, below: bool = False, height: float = 200.0,
-                  pairs: Sequence[str] = ()) -> None:
+                  pairs: Sequence[str] = (), columns: int = 3) -> None:
     from matplotlib.lines import Line2D
 
     def dot(face: str, edge: str, label: str, width: float = 0.8, size: float = 8) -> Any:
@@ -298,7 +327,7 @@ def _store_legend(ax: Axes, colours: dict[str, str], drawn: Sequence[Edge], dang
     for text in pairs:
         handles.append(Line2D([], [], color=PAIR_COLOUR, linestyle=(0, (4, 2)), linewidth=1.8, label=text))
     if handles and below:  # under the axis label: 38 points below the axes
-        ax.legend(handles=handles, fontsize=NOTE_SIZE, loc="upper center", ncol=3,
+        ax.legend(handles=handles, fontsize=NOTE_SIZE, loc="upper center", ncol=columns,
                   bbox_to_anchor=(0.5, -38 / height), frameon=False, borderaxespad=0.0, columnspacing=1.2)
     elif handles:
         ax.legend(handles=handles, fontsize=NOTE_SIZE, loc="upper left",

@@ -101,6 +101,7 @@ def plot_unfolding(
     node_colours: dict[int, str] | None = None,
     edge_colours: dict[tuple[Id, Relation, Id], str] | None = None,
     title: str | None = None,
+    contents: bool = True,
 ) -> Axes:
     """An unfolding (ancestry ⟦i⟧⁻, descendants, any labels) drawn as a tree, root at the top.
 
@@ -115,7 +116,8 @@ def plot_unfolding(
     that id) and ``(parent, label, child)`` steps; ``node_colours`` (by node
     index) and ``edge_colours`` set ring / stroke colours directly (used by
     :func:`plot_unfoldings`).  ``title`` is written above the tree as a text (the
-    house style uses ``set_title`` for nothing).
+    house style uses ``set_title`` for nothing).  ``contents=False`` labels a node with its
+    identifier only (one line: for trees drawn with closer levels).
 
     Axes contents, for tests: one ``Line2D`` per node (label ``"_node <k> <id>"``),
     one per tree edge (label ``"_edge <parent> <label> <child>"``), one more per
@@ -161,7 +163,9 @@ def plot_unfolding(
                 zorder=3, label=f"_node {k} {n.id}")
         discs.append((pt((x, y)), NODE_SIZE * 0.65))
         colour = node_colours.get(k, "black" if n.record is not None else NEUTRAL)
-        node_labels.append(((x, y), _node_text(n), colour, "bold" if strong else "normal"))
+        first, second = _node_text(n)
+        node_labels.append(((x, y), (first, second if contents else ""), colour,
+                            "bold" if strong else "normal"))
         if n.mark == "shared":
             ax.plot([x], [y], marker="o", linestyle="none", markersize=NODE_SIZE * 1.6,
                     markerfacecolor="none", markeredgecolor=NEUTRAL, markeredgewidth=0.9,
@@ -169,7 +173,8 @@ def plot_unfolding(
             ax.lines[-1].set_dashes([2, 2])
 
     sizes = [(max(text_size(a, LABEL_SIZE)[0], text_size(b, NOTE_SIZE)[0]),
-              text_size(a, LABEL_SIZE)[1] + text_size(b, NOTE_SIZE)[1]) for _p, (a, b), _c, _w in node_labels]
+              text_size(a, LABEL_SIZE)[1] + (text_size(b, NOTE_SIZE)[1] if b else 0.0))
+             for _p, (a, b), _c, _w in node_labels]
     sizes += [text_size(t, NOTE_SIZE) for _p, t, _c, _o in edge_labels]
     anchors = [pt(p) for p, *_ in node_labels] + [pt(p) for p, *_ in edge_labels]
     places = place_labels(anchors, sizes, gap=[NODE_SIZE * 0.7 + 1.5] * len(node_labels) + [6.0] * len(edge_labels),
@@ -181,8 +186,9 @@ def plot_unfolding(
         top = q.box[3] - a[1]
         offset_text(ax, anchor, first, x, top, ha=q.ha, va="top", fontsize=LABEL_SIZE, color=colour,
                     fontweight=weight, zorder=4)
-        offset_text(ax, anchor, second, x, top - text_size(first, LABEL_SIZE)[1], ha=q.ha, va="top",
-                    fontsize=NOTE_SIZE, color=colour, zorder=4)
+        if second:
+            offset_text(ax, anchor, second, x, top - text_size(first, LABEL_SIZE)[1], ha=q.ha,
+                        va="top", fontsize=NOTE_SIZE, color=colour, zorder=4)
     for (anchor, text, colour, _o), q in zip(edge_labels, places[len(node_labels):]):
         offset_text(ax, anchor, text, q.dx, q.dy, ha=q.ha, va=q.va, fontsize=NOTE_SIZE, color=colour, zorder=2)
     ys = sorted({round(q[1]) for q in pos} or {0})
@@ -216,13 +222,14 @@ def plot_unfoldings(
     axes: Sequence[Axes] | None = None,
     title_left: str = "before",
     title_right: str = "after",
+    contents: bool = True,
 ) -> tuple[Axes, Axes]:
     """Two unfoldings side by side, what differs highlighted: removed in :data:`REMOVED` on
     the left, added in :data:`ADDED` on the right (see :func:`unfolding_diff`).
 
     Equal unfoldings (Theorem 5.7: a derivation leaves every ancestry unchanged)
     are drawn with no colour at all.  Returns the two axes; the panel names are
-    texts above the trees.
+    texts above the trees; ``contents`` is :func:`plot_unfolding`'s.
     """
     if axes is None:
         import matplotlib.pyplot as plt
@@ -238,12 +245,12 @@ def plot_unfoldings(
     d = unfolding_diff(before, after)
     removed_keys, added_keys = d["removed_nodes"], d["added_nodes"]
     plot_unfolding(
-        before, ax=left, title=title_left,
+        before, ax=left, title=title_left, contents=contents,
         node_colours={k: REMOVED for k, n in enumerate(before.nodes) if (n.id, n.record) in removed_keys},
         edge_colours={e: REMOVED for e in d["removed_edges"]},
     )
     plot_unfolding(
-        after, ax=right, title=title_right,
+        after, ax=right, title=title_right, contents=contents,
         # ⊥ (an identifier that lost its record) is not something gained: it stays uncoloured
         node_colours={k: ADDED for k, n in enumerate(after.nodes)
                       if (n.id, n.record) in added_keys and n.record is not None},

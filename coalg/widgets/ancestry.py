@@ -44,11 +44,16 @@ from .allocation import next_allocation
 from .base import Explorer, action
 from .controls import figure_image, ipywidgets, preset_picker, wide
 from .fields import Fields
-from .figures import FULL_WIDTH_FROM, canvas, max_width, render
+from .figures import FULL_WIDTH_FROM, canvas, hall, max_width, render
 from .session import SessionError
 from .text import esc, output_text, short
 
 __all__ = ["AncestryExplorer"]
+
+HALL_TREES = 8.2
+"""The tallest the four trees are shown at the lecture hall's size, in inches at 96 CSS pixels
+each: 787 px, so that the message line and a verdict of up to three lines stand above them on
+the 1,000 pixels a 1080p screen shows (less than a figure's usual 845: the verdict is long)."""
 
 
 def _with_record(u: Unfolding) -> set[Id]:
@@ -161,6 +166,8 @@ class AncestryExplorer(Explorer):
         deleted = letter.id if isinstance(letter, Delete) else None
         derivation = isinstance(letter, Evolve | Merge | Split)
         head = f"<div>last step: <code>{esc(self.last)}</code></div>"
+        if hall(self.scale) and self.message.startswith(self.last):  # the message line just said it
+            head = ""
         status = st["focus_status"]
         if status == "new":
             anc = [x for x in st["ancestry_added"] if x != self.focus]
@@ -181,7 +188,8 @@ class AncestryExplorer(Explorer):
                      "mentions, and no result about records applies to it. Choose a record to follow.")]
         else:
             lines = [self._ancestry_sentence(st, derivation, deleted), self._descendants_sentence(st, derivation)]
-        return head + "<ul><li>" + "</li><li>".join(lines) + "</li></ul>"
+        tight = " style='margin:0'" if hall(self.scale) else ""  # the hall: no line lost to margins
+        return head + f"<ul{tight}><li>" + "</li><li>".join(lines) + "</li></ul>"
 
     def _ancestry_sentence(self, st: dict[str, Any], derivation: bool, deleted: Id | None) -> str:
         i = esc(self.focus)
@@ -348,10 +356,12 @@ class AncestryExplorer(Explorer):
         left = max(sizes["ancestry_before"][0], sizes["descendants_before"][0], title)
         right = max(sizes["ancestry_after"][0], sizes["descendants_after"][0], title)
 
+        contents = not hall(self.scale)  # the hall: one-line labels (identifiers) for closer levels
+
         def draw(axes: list[Any]) -> None:  # a 2×2 grid, or one column: before, after, before, after
-            plot_unfoldings(u["ancestry_before"], u["ancestry_after"], axes=axes[0:2],
+            plot_unfoldings(u["ancestry_before"], u["ancestry_after"], axes=axes[0:2], contents=contents,
                             title_left=titles["ancestry_before"], title_right=titles["ancestry_after"])
-            plot_unfoldings(u["descendants_before"], u["descendants_after"], axes=axes[2:4],
+            plot_unfoldings(u["descendants_before"], u["descendants_after"], axes=axes[2:4], contents=contents,
                             title_left=titles["descendants_before"], title_right=titles["descendants_after"])
 
         if self.scale >= FULL_WIDTH_FROM:  # the lecture hall: each pair side by side whenever it fits
@@ -369,9 +379,11 @@ class AncestryExplorer(Explorer):
                   pairs: list[tuple[tuple[float, float], tuple[float, float]]], title: float) -> bytes:
         """The four trees with each pair (before, after) on one row when the two fit the width, else
         the one above the other: at the lecture hall's size a pair of small trees stays side by
-        side even when the other pair is too wide for that."""
+        side even when the other pair is too wide for that.  The rows share :data:`HALL_TREES`:
+        deeper trees or more rows get closer levels, and the room above each tree is only its name's
+        (the tree's own limits keep room for the labels under its lowest level)."""
         room = max_width(self.scale) / self.scale
-        margin, gap, above, below = 0.55, 0.4, 0.4, 0.2  # inches: tick labels, between trees, names, under
+        margin, gap, above, below = 0.55, 0.4, 0.25, 0.12  # inches: tick labels, between trees, name, under
         rows: list[list[tuple[float, float]]] = []
         for b, a in pairs:
             wb, wa = max(b[0], title), max(a[0], title)
@@ -381,13 +393,14 @@ class AncestryExplorer(Explorer):
                 rows += [[(wb, b[1])], [(wa, a[1])]]
         width = max(margin + sum(w for w, _h in row) + gap * (len(row) - 1) + 0.1 for row in rows)
         height = sum(max(h for _w, h in row) for row in rows) + 0.2
-        cw, ch = canvas((width, height), self.scale)
+        cw, ch = canvas((width, min(height, HALL_TREES / self.scale)), self.scale)
+        flat = (ch - 0.2) / (height - 0.2)  # under 1 when the rows must come closer to fit the screen
 
         def placed(axes: list[Any]) -> None:
             top = ch - 0.1
             k = 0
             for row in rows:
-                h = max(hh for _w, hh in row)
+                h = max(hh for _w, hh in row) * flat
                 x = margin
                 for w, _h in row:
                     axes[k].set_position([x / cw, (top - h + below) / ch, min(w, cw - x - 0.1) / cw,
@@ -397,7 +410,8 @@ class AncestryExplorer(Explorer):
                 top -= h
             draw(axes)
 
-        return render(placed, (width, height), ncols=1, nrows=4, scale=self.scale)
+        return render(placed, (width, min(height, HALL_TREES / self.scale)), ncols=1, nrows=4,
+                      scale=self.scale)
 
     def _build(self, ui: dict[str, Any]) -> None:
         w = ipywidgets()
@@ -426,6 +440,8 @@ class AncestryExplorer(Explorer):
         ]
         ui["figure"] = figure_image()
         ui["verdict"] = w.HTML()
+        for key in ("verdict", "figure"):  # the main view: what the step did, and the four trees
+            ui[key].add_class("coalg-main")
         ui["root"] = w.VBox([w.HBox([ui["preset"], self._size_control(ui)], layout=w.Layout(flex_flow="row wrap")),
                              w.HBox([ui["focus"], ui["other"], ui["content"]], layout=w.Layout(flex_flow="row wrap")),
                              w.HBox(buttons, layout=w.Layout(flex_flow="row wrap")),

@@ -28,7 +28,8 @@ displaying the object) is a thin layer of controls that call those methods.
   state, :meth:`Explorer.import_session` restores it exactly or changes nothing;
   the front end offers both as a download link and an upload button.
 * **Size**: ``scale`` (or the size control) enlarges text, controls and figures
-  together, for a projector.
+  together, for a projector or, at the lecture hall's size, a large room's 1080p
+  screen, where each explorer's main view fits one screen (:meth:`Explorer._arrange`).
 
 The explorers serve the paper's sections listed in :mod:`coalg.widgets`.
 """
@@ -122,6 +123,7 @@ class Explorer:
         self._busy = False
         self._depth = 0
         self._last_click: dict[str, float] = {}
+        self._before_refusal: tuple[str, str, bool] | None = None  # (refusal, message, error) of set_scale
 
     # ----------------------------------------------------------------- messages
     def _say(self, text: str, *, error: bool = False) -> None:
@@ -201,13 +203,25 @@ class Explorer:
     # ----------------------------------------------------------------- size
     @action
     def set_scale(self, scale: Any) -> bool:
-        """Draw text, controls and figures at ``scale`` (1 normal, 1.6 for a projector, 2.7 for a lecture hall)."""
+        """Draw text, controls and figures at ``scale`` (1 normal, 1.6 for a projector, 2.7 for a lecture hall).
+
+        The message line keeps what the explorer was saying (the claim of its main view): the size
+        shows in the size control, not in place of that claim.  A refused size says why on the
+        message line; the next size accepted brings back what was there before the refusal."""
         try:
-            self.scale = check_scale(scale)
+            new = check_scale(scale)
         except ValueError as e:
+            refused = self._before_refusal
+            kept = ((self.message, self.message_is_error) if refused is None or self.message != refused[0]
+                    else refused[1:])  # refused twice in a row: still the line before the first
             self._say(str(e), error=True)
+            self._before_refusal = (self.message, *kept)
             return False
-        self._say(f"text and figures at ×{self.scale:g}.")
+        if self._before_refusal is not None and self.message == self._before_refusal[0]:
+            _refusal, said, error = self._before_refusal
+            self._say(said, error=error)
+        self._before_refusal = None
+        self.scale = new
         self._refresh()
         return True
 
@@ -274,7 +288,7 @@ class Explorer:
         return w.HBox([ui["download"], ui["import"]], layout=w.Layout(align_items="center"))
 
     def _size_control(self, ui: dict[str, Any]) -> Any:
-        """The size control (normal, large, projector)."""
+        """The size control (normal, large, projector, lecture hall)."""
         ui["size"] = size_picker(self.scale, SCALES)
         self._observe(ui["size"], self.set_scale)
         return ui["size"]
@@ -288,6 +302,8 @@ class Explorer:
             ui: dict[str, Any] = {}
             self._ui = ui
             self._build(ui)
+            ui["body"] = ui["root"]
+            ui["built"] = tuple(ui["body"].children)
             ui["style"] = w.HTML()
             ui["root"] = w.VBox([ui["style"], ui["root"]])
             ui["root"].add_class("coalg-explorer")
@@ -305,6 +321,13 @@ class Explorer:
         """Set the controls, texts and figures in ``ui`` from the state."""
         raise NotImplementedError
 
+    def _arrange(self, ui: dict[str, Any]) -> list[Any]:
+        """The rows of the front end at this size, top to bottom (by default as :meth:`_build` made
+        them).  At the lecture hall's size an explorer puts its main view — the figure and the line
+        that says what it shows, marked ``coalg-main`` — right under its controls, and what is
+        longer to read under the figure, so that the main view is on one screen."""
+        return list(ui["built"])
+
     def _refresh(self, **parts: bool) -> None:
         """Redraw the front end from the state (nothing to do before it is built).
 
@@ -319,14 +342,19 @@ class Explorer:
         was, self._busy = self._busy, True
         try:
             self._draw(ui, **parts)
+            rows = tuple(self._arrange(ui))
+            if rows != tuple(ui["body"].children):
+                ui["body"].children = rows
             root = ui["root"]
             for c in list(root._dom_classes):
                 if c.startswith("coalg-scale-") and c != scale_class(self.scale):
                     root.remove_class(c)
             root.add_class(scale_class(self.scale))
             ui["style"].value = scale_css(self.scale)
-            if "size" in ui:
-                ui["size"].value = self.scale if self.scale in SCALES.values() else None
+            if "size" in ui:  # a size without a name of its own says its factor beside the buttons
+                named = self.scale in SCALES.values()
+                ui["size"].value = self.scale if named else None
+                ui["size"].description = "size" if named else f"size ×{self.scale:g}"
         finally:
             self._busy = was
         self._sync_download()

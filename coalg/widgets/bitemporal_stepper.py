@@ -35,7 +35,7 @@ from ..viz import ADDED, REMOVED, plane_limits, plot_bitemporal_plane, plot_stor
 from .base import action
 from .controls import figure_image, ipywidgets, realisation_picker, wide
 from .fields import Fields
-from .figures import name_panel, render
+from .figures import hall, name_panel, render
 from .stepping import Stepper
 from .text import data_html, esc, notation_html, short
 
@@ -315,7 +315,9 @@ class BitemporalStepper(Stepper):
                 plot_store(s, ax=ax, labels=label, legend=False)
                 name_panel(ax, name)
 
-        return render(draw, (9.6, 2.9), ncols=2, scale=self.scale, wspace=0.15)
+        # at the lecture hall's size a little flatter: the step's sentences above it share the screen
+        # (up to eight lines at that size, in the steps of both proofs)
+        return render(draw, (9.6, 2.2 if hall(self.scale) else 2.9), ncols=2, scale=self.scale, wspace=0.15)
 
     def planes_svg(self) -> bytes:
         """The bitemporal planes of Ψ(h) and Ψ(h′), on the same axes whatever the step or the query."""
@@ -343,6 +345,8 @@ class BitemporalStepper(Stepper):
                                   readout=False, continuous_update=False, tooltip=tip, style=wide())
             self._observe(ui[key], lambda _v: self.query(ui["tt"].value, ui["tv"].value))
         ui["query"] = w.HTML()
+        for key in ("step", "stores"):  # the main view: the step of the proof and the two stores
+            ui[key].add_class("coalg-main")
         moves = [self._button(ui, "first", "« first step", self.first, tooltip="Back to step 1 of the proof."),
                  self._button(ui, "back", "◀ back", self.back, tooltip="One step back."),
                  self._button(ui, "next", "next ▶", self.next, style="info", tooltip="One step on.")]

@@ -105,7 +105,7 @@ def in_argument_order(records: Any, reverse: Any) -> list[str]:
 
 
 def size_picker(current: float, sizes: Mapping[str, float]) -> Any:
-    """Toggle buttons for the text and figure size (normal, large, projector)."""
+    """Toggle buttons for the text and figure size (normal, large, projector, lecture hall)."""
     return ipywidgets().ToggleButtons(
         options=list(sizes.items()), value=current if current in sizes.values() else None,
         description="size", style={"description_width": "initial", "button_width": "auto"},

@@ -29,8 +29,10 @@ from typing import Any
 
 from ..model import Store
 from ..viz import FONT_SIZE, NOTE_SIZE, graph_figsize, plot_store, store_layout, text_size
+from ..viz.store import legend_size
 
-__all__ = ["FULL_WIDTH", "FULL_WIDTH_FROM", "MAX_WIDTH", "canvas", "max_width", "name_panel", "render", "shown_size", "store_height", "store_svg"]
+__all__ = ["FULL_HEIGHT", "FULL_WIDTH", "FULL_WIDTH_FROM", "MAX_WIDTH", "canvas", "hall", "max_height", "max_width",
+           "name_panel", "render", "shown_size", "store_height", "store_svg"]
 
 MAX_WIDTH = 9.6
 """The widest figure, in inches at 96 CSS pixels each: 922 px fit a 1024-pixel screen unscaled."""
@@ -42,6 +44,12 @@ width of a 1920-pixel screen less the page's margins."""
 FULL_WIDTH_FROM = 2.0
 """The scale from which a figure may use :data:`FULL_WIDTH` (only the lecture hall's size is that
 large: a room that large has a 1080p projector, and smaller sizes must still fit 1024 pixels)."""
+
+FULL_HEIGHT = 8.8
+"""The tallest figure at a scale of :data:`FULL_WIDTH_FROM` or more, in inches at 96 CSS pixels
+each: 845 px, so that a figure and the line that says what it shows fit the 1,000 pixels a
+1080p screen leaves below the browser's bars.  A taller figure is drawn on a flatter canvas
+(rows closer together): at the lecture hall's size figures are wide, not tall."""
 
 _SIZE = re.compile(rb'<svg([^>]*?) width="([0-9.]+)pt" height="([0-9.]+)pt"')
 
@@ -55,13 +63,31 @@ def max_width(scale: float) -> float:
     return FULL_WIDTH if scale >= FULL_WIDTH_FROM else MAX_WIDTH
 
 
+def hall(scale: float) -> bool:
+    """Whether ``scale`` is the lecture hall's (a 1080p screen: full width, one screen high)."""
+    return scale >= FULL_WIDTH_FROM
+
+
+def max_height(scale: float) -> float | None:
+    """The tallest a figure's canvas may be at ``scale``, in inches (``None``: no limit).
+
+    >>> max_height(1.6) is None, round(max_height(2.7), 2)
+    (True, 3.26)
+    """
+    return FULL_HEIGHT / scale if hall(scale) else None
+
+
 def canvas(figsize: tuple[float, float], scale: float) -> tuple[float, float]:
     """The size (inches) a figure asked for at ``figsize`` is drawn at, at ``scale`` (see above).
 
     >>> canvas((7.5, 3.0), 1.0), canvas((7.5, 3.0), 2.0), canvas((7.5, 3.0), 1.6)[0] < 7.5
     ((7.5, 3.0), (7.5, 3.0), True)
+    >>> canvas((7.5, 6.0), 1.6)[1], round(canvas((7.5, 6.0), 2.7)[1], 2)
+    (6.0, 3.26)
     """
-    return min(figsize[0] * scale, max_width(scale)) / scale, figsize[1]
+    top = max_height(scale)
+    height = figsize[1] if top is None else min(figsize[1], top)
+    return min(figsize[0] * scale, max_width(scale)) / scale, height
 
 
 def render(draw: Callable[[Any], Any], figsize: tuple[float, float], *, scale: float = 1.0,
@@ -108,15 +134,23 @@ def store_height(store: Store) -> float:
 
 
 def store_svg(store: Store, *, highlight: Iterable[Any] = (), labels: Any = "id", width: float = 7.5,
-              scale: float = 1.0, ghosts: Store | None = None, highlight_label: str = "highlighted") -> bytes:
+              scale: float = 1.0, ghosts: Store | None = None, highlight_label: str = "highlighted",
+              columns: int | None = None) -> bytes:
     """The store graph (:func:`coalg.viz.plot_store`) as SVG; its legend on the right, or below the
-    graph at a projector's scale (where the width is better spent on the graph)."""
+    graph at a projector's scale (where the width is better spent on the graph), and on the right
+    again at the lecture hall's (where the height is what is short).  With ``columns`` the legend
+    is below the graph in rows of that many entries, whatever the scale (for a narrow graph that
+    shares its row with a text)."""
     entries = [f"namespace {n}" for n in store.namespaces()] + [
         highlight_label, "deleted by the last step", "dangling (no record)", "descendant R⁺"]
-    below = scale >= 1.3
-    rows = -(-(len(store.namespaces()) + 4) // 3)
-    return render(lambda ax: plot_store(store, ax=ax, highlight=list(highlight), labels=labels, ghosts=ghosts,
-                                        highlight_label=highlight_label, legend="below" if below else True),
+    marked = list(highlight)
+    below = columns is not None or (1.3 <= scale and not hall(scale))
+    per_row = 3 if columns is None else columns
+    rows = (-(-(len(store.namespaces()) + 4) // 3) if columns is None else  # room for the most it may hold
+            -(-legend_size(store, highlight=marked, ghosts=ghosts) // columns))  # the rows it has
+    return render(lambda ax: plot_store(store, ax=ax, highlight=marked, labels=labels, ghosts=ghosts,
+                                        highlight_label=highlight_label,
+                                        legend="below" if below else True, legend_columns=per_row),
                   (width, store_height(store) + (0.3 * rows if below else 0.4)), scale=scale,
                   legend=0.0 if below else max(text_size(e, NOTE_SIZE)[0] for e in entries) / 72 + 0.55,
                   bottom=0.55 + (0.3 * rows if below else 0.0))

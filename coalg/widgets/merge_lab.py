@@ -46,7 +46,7 @@ from .controls import (
     wide,
 )
 from .fields import Fields
-from .figures import store_svg
+from .figures import hall, store_svg
 from .text import output_text, short, theta_text
 
 __all__ = ["MergeLab"]
@@ -241,6 +241,15 @@ class MergeLab(Explorer):
             w.HBox([ui["ids"], w.VBox([ui["reverse"], ui["first"], ui["descending"]])],
                    layout=w.Layout(flex_flow="row wrap")),
             ui["message"], ui["result"], ui["figure"], self._session_bar(ui)])
+        for key in ("message", "figure"):  # the main view: what the merge made, and the store
+            ui[key].add_class("coalg-main")
+
+    def _arrange(self, ui: dict[str, Any]) -> list[Any]:
+        rows = list(ui["built"])
+        if hall(self.scale):  # the table of propositions under the figure
+            rows.remove(ui["result"])
+            rows.insert(rows.index(ui["figure"]) + 1, ui["result"])
+        return rows
 
     def _apply(self, ui: dict[str, Any]) -> None:
         ids = [str(i) for i in ui["ids"].value]

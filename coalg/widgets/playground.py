@@ -370,3 +370,6 @@ class DerivationPlayground(Explorer):
 
     def _draw(self, ui: dict[str, Any]) -> None:
         view.draw(self, ui)
+
+    def _arrange(self, ui: dict[str, Any]) -> list[Any]:
+        return view.arrange(self, ui)

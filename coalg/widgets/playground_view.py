@@ -24,7 +24,7 @@ from .controls import (
     reverse_box,
     wide,
 )
-from .figures import store_svg
+from .figures import FULL_WIDTH, hall, store_svg
 from .operations import OPERATIONS
 from .steps import laws_panel, word_panel
 from .text import esc, output_text, short, theta_text
@@ -55,11 +55,21 @@ def output_sentence(o: Output) -> str:
     return output_text(o)
 
 
+BESIDE_WIDTH = FULL_WIDTH / 2
+"""The graph's width at the lecture hall's size, in inches shown (912 px): half the screen, the law
+panel beside it in the other half."""
+
+
 def graph(pg: DerivationPlayground) -> bytes:
-    """The current store; the last step's work highlighted; what it deleted as ghosts."""
+    """The current store; the last step's work highlighted; what it deleted as ghosts.  At the
+    lecture hall's size it is half the screen wide, its legend below it in one column."""
     last = pg.last
-    return store_svg(pg.store, highlight=pg.highlight(), scale=pg.scale, ghosts=None if last is None else last.before,
-                     highlight_label="made or changed by the last step")
+    beside = hall(pg.scale)
+    return store_svg(pg.store, highlight=pg.highlight(), scale=pg.scale,
+                     ghosts=None if last is None else last.before,
+                     highlight_label="made or changed by the last step",
+                     width=BESIDE_WIDTH / pg.scale if beside else 7.5,
+                     columns=1 if beside else None)
 
 
 def build(pg: DerivationPlayground, ui: dict[str, Any]) -> None:
@@ -128,6 +138,24 @@ def build(pg: DerivationPlayground, ui: dict[str, Any]) -> None:
         w.HBox([ui["json"], w.VBox([load, ui["upload"]])], layout=w.Layout(flex_flow="row wrap")),
         pg._session_bar(ui),
     ])
+    # the main view: what the last call gave, which laws held on it, and the store
+    for key in ("message", "laws", "graph"):
+        ui[key].add_class("coalg-main")
+    # at the lecture hall's size the law panel and the graph share a row (the panel: what the
+    # graph leaves)
+    panel = w.Box([ui["laws"]], layout=w.Layout(flex="1 1 0", min_width="0"))
+    ui["beside"] = w.HBox([panel, ui["graph"]], layout=w.Layout(align_items="flex-start"))
+
+
+def arrange(pg: DerivationPlayground, ui: dict[str, Any]) -> list[Any]:
+    """The rows at ``pg``'s size: at the lecture hall's the law panel and the graph side by side
+    right under the message line (one screen high, even after a step fills the panel), the record
+    list and the choices under them."""
+    rows = list(ui["built"])
+    if hall(pg.scale):
+        rows.remove(ui["graph"])
+        rows[rows.index(ui["laws"])] = ui["beside"]
+    return rows
 
 
 def _chose(pg: DerivationPlayground, key: str, value: Any) -> None:

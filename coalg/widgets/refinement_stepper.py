@@ -23,7 +23,7 @@ from ..viz import ADDED, plot_refinement, plot_store
 from .base import action
 from .controls import figure_image, ipywidgets, wide
 from .fields import Fields
-from .figures import MAX_WIDTH, canvas, name_panel, render, store_height
+from .figures import MAX_WIDTH, canvas, hall, name_panel, render, store_height
 from .stepping import Stepper
 from .text import esc, html_table, reason_text, short, witness_culprit
 
@@ -224,16 +224,25 @@ class RefinementStepper(Stepper):
     # ----------------------------------------------------------------- views
     def round_svg(self) -> bytes:
         """The store graph coloured by the blocks of the round shown, with a legend of the blocks."""
+        h = store_height(self.store) + 0.3
+        if hall(self.scale):  # flatter: the stepper above it and what the round says under it share the screen
+            h = min(h, 2.7)
         return render(lambda ax: plot_refinement(self.store, axes=[ax], rounds=self.rounds, which=[self.round]),
-                      (7.5, store_height(self.store) + 0.3), legend=1.4, scale=self.scale)
+                      (7.5, h), legend=1.4, scale=self.scale)
 
     def verdict_html(self) -> str:
         """The comparison in sentences, with the contents of the records that have no partner."""
+        sentence, table = self._verdict_parts()
+        return sentence + table
+
+    def _verdict_parts(self) -> tuple[str, str]:
+        """The comparison's sentence, and the table of the records that have no partner ("" if none)."""
         s, t, note = self.comparisons[self.pair_name]
         wit = self.witness
         if wit is None:
-            return (f"<div><b style='color:{ADDED}'>s ≈ t</b>: every identifier of s has a partner in t that "
-                    f"behaves the same up to allocation, and back. {esc(note)}.</div>")
+            same = (f"<div><b style='color:{ADDED}'>s ≈ t</b>: every identifier of s has a partner in t "
+                    f"that behaves the same up to allocation, and back. {esc(note)}.</div>")
+            return same, ""
         first = wit["first"]
         rec = (s if first["side"] == "left" else t).records.get(first["id"])
         why = reason_text(first.get("reason") or "no identifier on the other side behaves the same")
@@ -249,7 +258,7 @@ class RefinementStepper(Stepper):
         table = html_table(rows, header=["identifier", "in s", "in t"])
         return (f"<div><b>s ≉ t</b> — {esc(note)}. Refinement finds no partner for "
                 f"{'s' if first['side'] == 'left' else 't'}'s <code>{esc(first['id'])}</code>"
-                + (f" (“{esc(short(rec.content, 40))}”)" if rec else "") + f": {esc(why)}.</div>"
+                + (f" (“{esc(short(rec.content, 40))}”)" if rec else "") + f": {esc(why)}.</div>",
                 f"<div>The records without a partner:</div>{table}")
 
     def pair_svg(self) -> bytes:
@@ -257,14 +266,17 @@ class RefinementStepper(Stepper):
         s, t, _ = self.comparisons[self.pair_name]
         hl, hr = self.pair_highlight
         h = max(store_height(x) for x in (s, t)) + 0.3
+        if hall(self.scale):  # flatter: the verdict's sentences above it share the screen
+            h = min(h, 2.9)
 
         def draw(axes: list[Any]) -> None:
             for ax, st, hi, name in zip(axes, (s, t), (hl, hr), ("s", "t")):
                 plot_store(st, ax=ax, highlight=hi, legend=False,
-                           labels=lambda i, st=st: f"{i}: {short(st.records[i].content, 14)}" if i in st.records else i)
+                           labels="id" if hall(self.scale) else  # the hall: short labels never overlap
+                           (lambda i, st=st: f"{i}: {short(st.records[i].content, 14)}" if i in st.records else i))
                 name_panel(ax, name)
 
-        if canvas((MAX_WIDTH, h), self.scale)[0] / 2 >= 3.6:
+        if hall(self.scale) or canvas((MAX_WIDTH, h), self.scale)[0] / 2 >= 3.6:  # the hall: full width
             return render(draw, (9.6, h), ncols=2, scale=self.scale, wspace=0.1, left=0.2)
         return render(draw, (9.6, 2 * h + 0.3), nrows=2, scale=self.scale, left=0.2)  # s above t on a projector
 
@@ -284,15 +296,29 @@ class RefinementStepper(Stepper):
         self._observe(ui["pair"], self.compare)
         ui["pair_figure"] = figure_image()
         ui["verdict"] = w.HTML()
+        ui["unmatched"] = w.HTML()  # the table of records without a partner, at the lecture hall's size
+        for key in ("figure",):  # the stepper's main view: the round, and the store in its blocks
+            ui[key].add_class("coalg-main")
+        for key in ("verdict", "pair_figure"):  # the comparison's: the verdict, and the two stores
+            ui[key].add_class("coalg-main-compare")
         moves = [self._button(ui, "first", "« round 0", lambda: self.set_round(0), tooltip="Back to round 0."),
                  self._button(ui, "back", "◀ round", self.previous_round, tooltip="One round back."),
                  self._button(ui, "next", "round ▶", self.next_round, style="info",
                               tooltip="Refine once more: split blocks by where their edges lead.")]
+        ui["moves"] = w.HBox([*moves, ui["round"]])
+        ui["moves"].add_class("coalg-main")
         ui["root"] = w.VBox([w.HBox([ui["store"], self._size_control(ui)], layout=w.Layout(flex_flow="row wrap")),
-                             w.HBox([*moves, ui["round"]]),
+                             ui["moves"],
                              ui["message"], ui["figure"],
                              w.HTML("<b>Allocation-blind comparison (Definition 5.23)</b>"),
-                             ui["pair"], ui["verdict"], ui["pair_figure"], self._session_bar(ui)])
+                             ui["pair"], ui["verdict"], ui["pair_figure"], ui["unmatched"], self._session_bar(ui)])
+
+    def _arrange(self, ui: dict[str, Any]) -> list[Any]:
+        rows = list(ui["built"])
+        if hall(self.scale):  # what the round says under its figure, not between the stepper and it
+            rows.remove(ui["message"])
+            rows.insert(rows.index(ui["figure"]) + 1, ui["message"])
+        return rows
 
     def _draw(self, ui: dict[str, Any], compare: bool = True) -> None:
         ui["store"].value = self.store_name if self.store_name in self.STORES else None
@@ -300,7 +326,8 @@ class RefinementStepper(Stepper):
         ui["figure"].value = self.round_svg()
         if compare:
             ui["pair"].value = self.pair_name
-            ui["verdict"].value = self.verdict_html()
+            sentence, table = self._verdict_parts()  # at the lecture hall's size the table goes under the stores
+            ui["verdict"].value, ui["unmatched"].value = (sentence, table) if hall(self.scale) else (sentence + table, "")
             ui["pair_figure"].value = self.pair_svg()
 
     def _idle_disabled(self) -> set[str]:

@@ -38,7 +38,7 @@ from ..viz import ADDED, REMOVED
 from .base import Explorer, action
 from .controls import figure_image, ipywidgets, number_box, wide
 from .fields import Fields
-from .figures import store_svg
+from .figures import hall, store_svg
 from .text import esc, html_table
 
 __all__ = ["TenantsLab"]
@@ -305,6 +305,15 @@ class TenantsLab(Explorer):
             w.HBox([ui["prefix_collisions"], ui["dangling_edges"], ui["id_style"]],
                    layout=w.Layout(flex_flow="row wrap")),
             w.HBox([union, fix, reset]), ui["message"], ui["report"], ui["figure"], self._session_bar(ui)])
+        for key in ("message", "figure"):  # the main view: what the last step said, and the union
+            ui[key].add_class("coalg-main")
+
+    def _arrange(self, ui: dict[str, Any]) -> list[Any]:
+        rows = list(ui["built"])
+        if hall(self.scale):  # the table of propositions under the figure
+            rows.remove(ui["report"])
+            rows.insert(rows.index(ui["figure"]) + 1, ui["report"])
+        return rows
 
     def _changed(self, key: str, value: Any) -> None:
         self.configure(**{key: value})

@@ -41,6 +41,7 @@ from coalg.viz import (
     unfolding_diff,
 )
 from coalg.viz.charts import stable_block_numbers
+from coalg.viz.store import legend_size
 
 
 @pytest.fixture(autouse=True)
@@ -247,6 +248,38 @@ def test_refinement_rounds_chain() -> None:
     assert len(rounds) == 3
     assert rounds[-1] == behaviour_classes(s, labels=ANCESTRY)
     assert refinement_rounds(EMPTY) == [{}]
+
+
+def _legend(ax: plt.Axes) -> list[str]:
+    legend = ax.get_legend()
+    return [] if legend is None else [t.get_text() for t in legend.get_texts()]
+
+
+def test_legend_size_counts_the_entries_plot_store_draws() -> None:
+    """A figure sizes the room under its graph by legend_size before it draws: the count must be
+    the legend's, read off what plot_store drew, for highlights, ghosts and hidden dangling ends."""
+    s = _store()
+    hidden = ("id0004", Relation.MERGED_INTO, "id0005")  # an R⁺ half: the drawn R⁻ half is lit
+    after = run(s, [Delete("id0002")]).final
+    cases = [
+        (s, {}), (s, {"highlight": ["id0005"]}), (s, {"highlight": [hidden]}),
+        (s, {"show_dangling": False}), (s, {"descendants": True}),
+        (s, {"highlight": ["nowhere"]}),  # names no node: nothing is lit, no entry for it
+        (after, {"ghosts": s, "highlight": ["id0001"]}),
+        (Store.of({"a": Record("x")}), {}), (EMPTY, {}),
+    ]
+    for store, kw in cases:
+        drawn = _legend(plot_store(store, **kw))
+        assert legend_size(store, **kw) == len(drawn), (kw, drawn)
+    assert len(_legend(plot_store(after, ghosts=s))) == len(_legend(plot_store(after))) + 1  # a ghost adds one
+
+
+@budget(30, derandomize=False)
+@given(stores())
+def test_legend_size_on_any_store(s: Store) -> None:
+    some = sorted(s.ids())[:2]
+    assert legend_size(s, highlight=some) == len(_legend(plot_store(s, highlight=some)))
+    plt.close("all")
 
 
 @budget(60, derandomize=False)

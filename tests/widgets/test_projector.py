@@ -129,7 +129,10 @@ def test_at_the_lecture_hall_size_every_figure_text_is_at_least_32_px(kind: str)
     normal = [px for svg in _figures(MAKERS[kind]()) for px in _text_px(svg)]
     assert min(normal) < HALL_PX  # the normal size stays as it was
     widest = max(_label_px(svg)[0] for svg in _figures(ex))
-    assert SCREEN_PX < widest <= WIDE_SCREEN_PX or kind == "ancestry", (kind, widest)  # it uses the width
+    if kind == "playground":  # the graph takes half the width, the law panel the other half
+        assert WIDE_SCREEN_PX / 2 - 20 <= widest <= WIDE_SCREEN_PX / 2 + 50, widest
+    else:
+        assert SCREEN_PX < widest <= WIDE_SCREEN_PX or kind == "ancestry", (kind, widest)  # it uses the width
 
 
 def _pairs(ex: AncestryExplorer) -> dict[str, tuple[tuple[float, float], tuple[float, float]]]:
@@ -166,3 +169,68 @@ def test_at_the_lecture_hall_size_a_pair_too_wide_goes_one_under_the_other_and_t
     assert not _side_by_side(pairs["descendants"]) and yb < ya
     width, _height, _labels = _label_px(ex.figure_svg())
     assert width <= WIDE_SCREEN_PX
+
+
+HALL_FIGURE_PX = 1000 - 155  # a 1080p screen's visible height, less the line above the figure
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+def test_at_the_lecture_hall_size_figures_are_wide_not_tall(kind: str) -> None:
+    """Every figure is at most one screen high less its line; the main view's parts stand next to
+    each other at the lecture hall's size, and the rows come back as built at the normal size."""
+    ex = MAKERS[kind](scale=SCALES["lecture hall"])
+    for svg in _figures(ex):
+        width, height, _labels = _label_px(svg)
+        assert height <= HALL_FIGURE_PX < width, (kind, width, height)
+    rows = list(ex.widget.children[1].children)
+    main = [k for k, r in enumerate(rows) if "coalg-main" in getattr(r, "_dom_classes", ())
+            or any("coalg-main" in getattr(c, "_dom_classes", ()) for c in walk(r))]
+    assert main and main == list(range(main[0], main[0] + len(main))), (kind, main)  # no row between
+    built = list(ex._ui["built"])
+    ex.set_scale(SCALES["normal"])
+    assert list(ex.widget.children[1].children) == built
+
+
+CLAIMS = {"merge": ("merge(id0001, id0002)", "→ id0006"), "tenants": ("2 tenants", "union of 8 records")}
+"""What the merge and tenants labs say on opening, the line their main view starts with."""
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+def test_a_size_change_keeps_what_the_explorer_was_saying(kind: str) -> None:
+    """The size control changes the size, never the message line: the claim above the figure stays,
+    through every size and back; a refused size says why, and the next size brings the claim back."""
+    ex = MAKERS[kind]()
+    ui = ex._ui if ex.widget is not None else None
+    assert ui is not None
+    said, shown = ex.message, message(ex)
+    assert said and all(part in shown for part in CLAIMS.get(kind, ())), shown
+    for size in ("lecture hall", "projector", "large", "normal", "lecture hall"):
+        ui["size"].value = SCALES[size]  # as the reader does it: a click on the size control
+        assert ex.scale == SCALES[size]
+        assert (ex.message, message(ex)) == (said, shown), (kind, size, message(ex))
+        assert ui["size"].description == "size"  # a named size: its button shows it
+    assert not ex.set_scale(7) and "from 0.5 to 3" in message(ex) and ex.message_is_error
+    assert not ex.set_scale("big") and "'big'" in message(ex)
+    assert ex.set_scale(2.2) and (ex.message, message(ex)) == (said, shown) and not ex.message_is_error
+    assert ui["size"].value is None and ui["size"].description == "size ×2.2"  # no button names it
+
+
+def test_at_the_lecture_hall_size_the_law_panel_stands_beside_the_graph() -> None:
+    """After a step the law panel is several hundred pixels tall: at the lecture hall's size it
+    shares a row with the graph (half the screen each) under the message line, so that the call's
+    line, its laws and its store are one screen high; at the other sizes the rows stay as built."""
+    pg = DerivationPlayground(scale=SCALES["lecture hall"])
+    pg.widget  # noqa: B018
+    pg.select(ids=["id0005"])
+    assert pg.apply_selection("evolve") and "failed" in pg._ui["laws"].value
+    rows = list(pg.widget.children[1].children)
+    k = rows.index(pg._ui["message"])
+    inside = list(walk(rows[k + 1]))
+    assert pg._ui["laws"] in inside and pg._ui["graph"] in inside, rows[k + 1]
+    assert pg._ui["graph"] not in rows and pg._ui["laws"] not in rows
+    width, height, _labels = _label_px(bytes(pg._ui["graph"].value))
+    assert width <= WIDE_SCREEN_PX / 2 and height <= HALL_FIGURE_PX, (width, height)
+    assert "made or changed by the last step" in bytes(pg._ui["graph"].value).decode()  # its legend
+    pg.set_scale(SCALES["projector"])
+    rows = list(pg.widget.children[1].children)
+    assert rows[1] is pg._ui["message"] and rows[2] is pg._ui["laws"] and pg._ui["graph"] in rows
