@@ -48,6 +48,7 @@ depends on its seed and index only, never on ``PYTHONHASHSEED``.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 
@@ -65,6 +66,7 @@ from ..model import (
     edge_writes,
     has_like_artefacts,
     is_memory_type,
+    letter_to_json,
     like_matches,
     resolve_prefix,
 )
@@ -248,7 +250,7 @@ def covers(word: list[WordStep]) -> frozenset[str]:
             out.add("invalid type")
         if ws.explicit_id and has_like_artefacts(ws.call.allocation.ids[0]):
             out.add("odd identifier")
-        if not (str(a) + "".join(ws.call.allocation.ids)).isascii():
+        if not json.dumps([letter_to_json(a), ws.call.allocation.ids], ensure_ascii=False).isascii():
             out.add("unicode")
     return frozenset(out)
 

@@ -71,7 +71,15 @@ def _disagreement(obj: dict[str, Any], where: str, source: str) -> list[WordStep
 
 
 def words_from_json(doc: Any, source: str = "<string>") -> list[list[WordStep]]:
-    """The words of a word file's JSON (see the module docstring for the shapes read)."""
+    """The words of a word file's JSON (see the module docstring for the shapes read); at least one."""
+    words = _words(doc, source)
+    if not words:
+        raise JsonInputError("holds no word to replay (a report whose words all agree lists none)",
+                             source=source)
+    return words
+
+
+def _words(doc: Any, source: str) -> list[list[WordStep]]:
     if isinstance(doc, dict) and "disagreements" in doc:
         items = doc["disagreements"]
         if not isinstance(items, list):
