@@ -320,3 +320,4 @@ def test_the_committed_large_run_is_a_clean_report() -> None:
     assert report["agree"] == report["words"] and report["disagreements"] == [] and report["disagreeing"] == 0
     assert report["steps"] > report["words"] and report["faulty_steps"] > 0 and report["ties"]["type"] > 0
     assert set(report["abstractions"]) <= set(cfs.ABSTRACTIONS)
+    assert set(report["domain"]) == set(COVERAGE) and all(n > 0 for n in report["domain"].values())
