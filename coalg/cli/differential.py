@@ -18,12 +18,21 @@ compare every output and the whole store after every call.
 The words: save (fresh, and under an identifier), recall by identifier and by
 prefix, evolve, merge, split, supersede and delete (the last four also by
 prefix), with and without injected edge-write faults (a SQLite trigger makes
-the package's own edge INSERT fail).  Each word starts from an empty store.
+the package's own edge INSERT fail).  They draw from the whole input domain:
+prefixes in mixed case and with SQLite's LIKE wildcards _ and %, identifiers
+the package never draws itself, record types the package refuses, non-ASCII
+text; the report counts the words that reach each.  Each word starts from an
+empty store.
+
+--word-file F replays words instead: F is a report of --json, its list of
+disagreements, one disagreement, or a list of words (each a list of calls as
+in the "calls" of a disagreement).
 
 What the package leaves undeclared is pinned, not hoped away: the package runs
 in child interpreters with PYTHONHASHSEED=H (merge-type ties follow string
-hashing); the model's theta is derived from that seed's tie order and from
-SQLite's row order; uuid4 hands out the allocation's identifiers; clock
+hashing); the model's theta follows SQLite's row order, and a merge-type tie
+agrees when the package's type is one the model allows for some theta; uuid4
+hands out the allocation's identifiers; clock
 readings are compared by the call they were taken in, not by value.
 
 Needs the released package (`make setup` installs it minimally).
@@ -34,6 +43,7 @@ examples:
   coalg differential --words 300 --length 6 --seed 1
   coalg differential --words 2000 --length 10 --seed 7 --json
   coalg differential --words 100 --length 6 --seed 1 --hashseed 3
+  coalg differential --json > run.json; coalg differential --word-file run.json
 
 exit status: 0 every word agrees, 1 some word disagrees (the report lists
 them, shortest first), 2 bad usage or the package cannot be run (one line on
@@ -54,6 +64,7 @@ def register(sub: Any) -> None:
     p.add_argument("--no-faults", action="store_true", help="never inject edge-write faults")
     p.add_argument("--cap", type=int, default=20, metavar="K",
                    help="list at most K disagreeing words in --json (default 20)")
+    p.add_argument("--word-file", metavar="F", help="replay the words of F instead of drawing random ones")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(func=_run)
 
@@ -61,7 +72,10 @@ def register(sub: Any) -> None:
 def _run(args: argparse.Namespace) -> int:
     if args.words < 0 or args.length < 1 or args.cap < 0 or not 0 <= args.hashseed <= 4294967295:
         raise UsageError("--words and --cap must be ≥ 0, --length ≥ 1, --hashseed in 0..4294967295")
-    report = contextfs.differential(args.words, args.length, args.seed, hashseed=args.hashseed,
-                                    faults=not args.no_faults, cap=args.cap)
+    if args.word_file is not None:
+        report = contextfs.replay(args.word_file, hashseed=args.hashseed, cap=args.cap)
+    else:
+        report = contextfs.differential(args.words, args.length, args.seed, hashseed=args.hashseed,
+                                        faults=not args.no_faults, cap=args.cap)
     emit(args, report, contextfs.format_differential(report))
     return 0 if report["agree"] == report["words"] else 1

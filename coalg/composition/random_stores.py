@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 _CONTENTS = ("plan A", "plan B", "budget 10k", "budget 12k", "alice leads", "bob leads")
-RECORD_TYPES = ("fact", "decision", "note")
+RECORD_TYPES = ("fact", "decision", "procedural")
 """The record types the random stores and the tenants draw from."""
 
 

@@ -34,6 +34,8 @@ from .differential_testing import (
     ABSTRACTIONS,
     differential,
     format_differential,
+    replay,
+    replay_words,
     run_words,
 )
 from .live import (
@@ -118,6 +120,8 @@ __all__ = [
     "ABSTRACTIONS",
     "differential",
     "format_differential",
+    "replay",
+    "replay_words",
     "run_words",
     "LiveStore",
     "NullRAG",

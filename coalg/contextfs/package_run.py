@@ -239,7 +239,8 @@ class PackageRun:
 
         def memory(r: Record, i: Id | None) -> Any:
             kw = {} if i is None else {"id": i}
-            return m.Memory(content=r.content, type=m.MemoryType(r.type), tags=sorted(r.tags), summary=r.summary,
+            # the type goes in as the caller's string: the package's own validation decides
+            return m.Memory(content=r.content, type=r.type, tags=sorted(r.tags), summary=r.summary,
                             namespace_id=r.namespace, metadata=thaw(r.metadata), **kw)
 
         match a:
@@ -257,7 +258,7 @@ class PackageRun:
                                                              additional_tags=sorted(tags) or None)])
             case A.Merge(ids=ids, content=c, type=ty, summary=summ):
                 return _Raw("memories", [live.lineage.merge(list(ids), merged_content=c, summary=summ,
-                                                            memory_type=None if ty is None else m.MemoryType(ty))])
+                                                            memory_type=ty)])
             case A.Split(id=i, contents=cs):
                 return _Raw("memories", list(live.lineage.split(i, list(cs))))
             case A.Supersede(old=o, new=n):

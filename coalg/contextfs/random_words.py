@@ -18,11 +18,24 @@ What the words cover, and what they leave out on purpose:
   package makes inside log-and-continue handlers);
 * identifiers shaped like the package's (``str(uuid4())[:12]``: 8 hex digits, a
   hyphen, 3 hex digits) but drawn from a narrow range, so that short prefixes
-  are shared and a prefix query often has several rows to choose from;
-* every identifier named by equality is 12 characters long, lower-case hex:
-  SQLite's ``LIKE`` then matches exactly that identifier, which is the model's
-  resolution by equality.  Case folding and the ``_``/``%`` wildcards of ``LIKE``
-  are not modelled (the model's ``resolve_prefix``), so no word contains them.
+  are shared and a prefix query often has several rows to choose from; and,
+  saved under an identifier the caller names, identifiers the package never
+  draws itself: with capitals, ``_``, ``%``, non-ASCII letters, or extending or
+  cutting short an identifier already stored (:func:`odd_id`);
+* prefixes over the whole domain of SQLite's ``LIKE``: mixed case, ``_`` and
+  ``%`` anywhere, non-ASCII letters (whose case SQLite keeps), and now and then
+  a NUL (where SQLite stops reading the pattern);
+* record types outside the package's ``MemoryType`` (``"banana"``, ``"Fact"``,
+  ``""``, …), in saves, save_ats and merges, and non-ASCII contents,
+  namespaces and tags;
+* a letter that names a record *by equality* (recall, delete, evolve, merge,
+  split) gets an identifier whose ``LIKE`` lookup finds that identifier alone
+  (or nothing, when it holds no record): only then is the package's lookup an
+  equality test.  Everything else about ``LIKE`` is drawn through the letters
+  that resolve by prefix.
+
+:func:`covers` says which parts of that domain a word reaches (the differential
+report counts them).
 
 Everything is drawn from a ``random.Random`` seeded with a string, so a word
 depends on its seed and index only, never on ``PYTHONHASHSEED``.
@@ -35,6 +48,7 @@ depends on its seed and index only, never on ``PYTHONHASHSEED``.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 
@@ -47,22 +61,33 @@ from ..model import (
     Record,
     Store,
     Theta,
+    ascii_fold,
     creates,
     edge_writes,
+    has_like_artefacts,
+    is_memory_type,
+    letter_to_json,
+    like_matches,
     resolve_prefix,
 )
 from ..model import alphabet as A
 
-__all__ = ["CONTENTS", "NAMESPACES", "TYPES", "IdSupply", "WordStep", "random_step", "resolved_ids"]
+__all__ = ["CONTENTS", "COVERAGE", "INVALID_TYPES", "NAMESPACES", "TYPES", "IdSupply", "WordStep", "covers",
+           "finds_only", "odd_id", "random_step", "resolved_ids"]
 
-TYPES = ("fact", "decision", "procedural", "episodic")
-"""Record types drawn (all ``MemoryType`` values of the package)."""
+TYPES = ("fact", "decision", "procedural", "episodic", "user", "agent_run")
+"""Record types drawn that the package accepts (values of its ``MemoryType``)."""
 
-NAMESPACES = ("ns-a", "ns-b")
-CONTENTS = ("alpha", "beta", "gamma", "", "x" * 600)
+INVALID_TYPES = ("banana", "Fact", "FACT", " fact", "", "événement", "agent-run")
+"""Record types drawn that the package refuses (``""`` is no type at all to merge)."""
+
+NAMESPACES = ("ns-a", "ns-b", "ns-é")
+CONTENTS = ("alpha", "beta", "gamma", "", "naïve ☃ 雪", "x" * 600)
 """Contents drawn; the long one checks merge's ``[:500]`` cut."""
-_TAGS = ("t1", "t2", "evolved")
+_TAGS = ("t1", "t2", "evolved", "t-é")
 _METADATA: tuple[dict[str, object], ...] = ({}, {}, {"owner": "alice"}, {"k": 1, "owner": "bob"})
+_ODD_CHARS = ("_", "%", "A", "B", "F", "é", "É", "ß", "K")
+_PREFIX_ODDITIES = ("%", "_", "%-", "_0", "É", "é", "ß", "A%", "%0\0", "B1F")
 
 
 @dataclass
@@ -116,36 +141,122 @@ def resolved_ids(s: Store, a: A.Merge, theta: Theta) -> list[Id]:
     return out
 
 
+def _type(rng: random.Random) -> str:
+    if rng.random() < 0.06:
+        return rng.choice(INVALID_TYPES)
+    return rng.choice(TYPES[:2]) if rng.random() < 0.7 else rng.choice(TYPES)
+
+
+def _content(rng: random.Random) -> str:
+    x = rng.random()
+    return CONTENTS[5] if x < 0.03 else CONTENTS[4] if x < 0.1 else rng.choice(CONTENTS[:4])
+
+
 def _record(rng: random.Random) -> Record:
     return Record(
-        content=rng.choice(CONTENTS[:4]) if rng.random() < 0.97 else CONTENTS[4],
-        type=rng.choice(TYPES[:2]) if rng.random() < 0.7 else rng.choice(TYPES),
+        content=_content(rng),
+        type=_type(rng),
         namespace=rng.choice(NAMESPACES),
-        tags=frozenset(t for t in _TAGS if rng.random() < 0.25),
+        tags=frozenset(t for t in _TAGS if rng.random() < 0.2),
         summary=rng.choice((None, None, "sum", "")),
         metadata=FrozenMap(rng.choice(_METADATA)),
     )
 
 
+def _odd(rng: random.Random, p: str) -> str:
+    """``p`` with one thing changed that ``LIKE`` reads differently from a plain prefix test."""
+    k = rng.randrange(len(p) + 1)
+    match rng.randrange(6):
+        case 0:
+            return p.upper()
+        case 1:
+            return p[:k] + p[k:k + 1].upper() + p[k + 1:]
+        case 2:
+            return p[:k] + "_" + p[k + 1:]
+        case 3:
+            return p[:k] + "%" + p[k:]
+        case 4:
+            return p + rng.choice(("é", "É", "%", "_"))
+    return rng.choice(_PREFIX_ODDITIES)
+
+
 def _prefix(rng: random.Random, ids: list[Id]) -> str:
-    """A prefix of some identifier (mostly short, so that it is shared), or a string matching none."""
+    """A prefix of some identifier (mostly short, so that it is shared), or a string matching none;
+    in four draws of ten, changed into one that only ``LIKE`` reads that way (:func:`_odd`)."""
     if not ids or rng.random() < 0.1:
-        return rng.choice(("c", "a2", "b1f"))
-    j = rng.choice(ids)
-    return j[: rng.choice((0, 1, 1, 2, 2, 3, 8, 12))]
+        p = rng.choice(("c", "a2", "b1f"))
+    else:
+        p = rng.choice(ids)[: rng.choice((0, 1, 1, 2, 2, 3, 8, 12))]
+    return _odd(rng, p) if rng.random() < 0.4 else p
+
+
+def odd_id(rng: random.Random, s: Store, supply: IdSupply) -> Id:
+    """An identifier a caller may name but the package never draws: a fresh one changed by
+    :func:`_odd`, or one that extends, cuts short, or differs only in case from a stored one."""
+    present = sorted(s.records)
+    while True:
+        if present and rng.random() < 0.5:
+            j = rng.choice(present)
+            j = rng.choice((j[: rng.randrange(1, len(j) + 1)], j + rng.choice(_ODD_CHARS), j.upper()))
+        else:
+            j = supply.fresh()
+            k = rng.randrange(len(j))
+            j = j[:k] + rng.choice(_ODD_CHARS) + j[k + 1:]
+        if j and j not in s.records and j not in supply.issued:
+            supply.issued.add(j)
+            return j
+
+
+def finds_only(s: Store, i: Id) -> bool:
+    """Whether the package's ``LIKE 'i%'`` lookup finds ``i`` alone (or nothing, with no record
+    at ``i``): the condition under which a lookup of ``i`` is the model's lookup by equality."""
+    return all(j == i for j in like_matches(s, i))
 
 
 def _pools(s: Store, gone: list[Id], supply: IdSupply) -> tuple[list[Id], list[Id]]:
-    """Identifiers to name by equality: the records, and 12-character ones that hold no record."""
-    present = sorted(s.records)
+    """Identifiers to name by equality: the records, and ones that hold no record, each found
+    alone by the package's lookup."""
+    present = [i for i in sorted(s.records) if finds_only(s, i)]
     absent = sorted({j for j in s.occ() - s.dom() if len(j) == 12} | {j for j in gone if j not in s.records})
-    return present, absent or [supply.fresh()]
+    absent = [j for j in absent if finds_only(s, j)]
+    while not absent:
+        j = supply.fresh()
+        absent = [j] if finds_only(s, j) else []
+    return present, absent
 
 
 def _named(rng: random.Random, present: list[Id], absent: list[Id]) -> Id:
     if present and rng.random() < 0.85:
         return rng.choice(present)
     return rng.choice(absent)
+
+
+def covers(word: list[WordStep]) -> frozenset[str]:
+    """The parts of the input domain a word reaches: ``mixed-case prefix``, ``wildcard prefix``,
+    ``invalid type``, ``odd identifier`` (saved under one with ``LIKE`` artefacts) and ``unicode``
+    (a non-ASCII character in any argument)."""
+    out: set[str] = set()
+    for ws in word:
+        a = ws.call.letter
+        p = a.prefix if isinstance(a, A.RecallPrefix) else None
+        if getattr(a, "by_prefix", False):
+            p = "".join(getattr(a, "ids", ())) or getattr(a, "id", "")
+        if p is not None and ascii_fold(p) != p:
+            out.add("mixed-case prefix")
+        if p is not None and ("_" in p or "%" in p):
+            out.add("wildcard prefix")
+        ty = a.record.type if isinstance(a, (A.Save, A.SaveAt)) else getattr(a, "type", None)
+        if ty is not None and not is_memory_type(ty):
+            out.add("invalid type")
+        if ws.explicit_id and has_like_artefacts(ws.call.allocation.ids[0]):
+            out.add("odd identifier")
+        if not json.dumps([letter_to_json(a), ws.call.allocation.ids], ensure_ascii=False).isascii():
+            out.add("unicode")
+    return frozenset(out)
+
+
+COVERAGE = ("mixed-case prefix", "wildcard prefix", "invalid type", "odd identifier", "unicode")
+"""The parts of the input domain :func:`covers` names, in the report's order."""
 
 
 def _faults(rng: random.Random, s: Store, a: Letter, theta: Theta, allowed: bool) -> frozenset[int]:
@@ -172,10 +283,11 @@ def random_step(rng: random.Random, s: Store, clock: int, supply: IdSupply, gone
     which records a merge by prefix reads, and so which faults make sense).
     """
     present, absent = _pools(s, gone, supply)
-    kinds = ["save", "save", "save_id", "recall", "recall_prefix", "recall_prefix", "evolve", "evolve", "merge",
-             "merge", "merge", "split", "supersede", "delete"]
-    if len(present) < 2:  # build a little store first, so that merges and shared prefixes have material
-        kinds = ["save"] * (24 if not present else 8) + kinds
+    stored = sorted(s.records)  # prefixes are cut from every stored identifier, odd ones included
+    kinds = ["save", "save", "save_id", "save_odd", "recall", "recall_prefix", "recall_prefix", "evolve",
+             "evolve", "merge", "merge", "merge", "split", "supersede", "delete"]
+    if len(stored) < 2:  # build a little store first, so that merges and shared prefixes have material
+        kinds = ["save"] * (24 if not stored else 8) + kinds
     kind = rng.choice(kinds)
     letter: Letter
     if kind == "save":
@@ -186,37 +298,40 @@ def random_step(rng: random.Random, s: Store, clock: int, supply: IdSupply, gone
             letter = A.SaveAt(target, _record(rng))
         else:  # a fresh save landing on an identifier the store still mentions
             return WordStep(Call(A.Save(_record(rng)), Allocation((target,), clock)), explicit_id=True)
+    elif kind == "save_odd":
+        return WordStep(Call(A.Save(_record(rng)), Allocation((odd_id(rng, s, supply),), clock)),
+                        explicit_id=True)
     elif kind == "recall":
         letter = A.Recall(_named(rng, present, absent))
     elif kind == "recall_prefix":
-        letter = A.RecallPrefix(_prefix(rng, present))
+        letter = A.RecallPrefix(_prefix(rng, stored))
     elif kind == "delete":
-        letter = (A.Delete(_prefix(rng, present), by_prefix=True) if rng.random() < 0.2
+        letter = (A.Delete(_prefix(rng, stored), by_prefix=True) if rng.random() < 0.2
                   else A.Delete(_named(rng, present, absent)))
     elif kind == "supersede":
-        pool = present + absent + ([_prefix(rng, present)] if rng.random() < 0.2 else [])
+        pool = present + absent + ([_prefix(rng, stored)] if rng.random() < 0.2 else [])
         letter = A.Supersede(rng.choice(pool), rng.choice(pool))
     elif kind == "evolve":
         by_prefix = rng.random() < 0.2
-        letter = A.Evolve(_prefix(rng, present) if by_prefix else _named(rng, present, absent), rng.choice(CONTENTS[:4]),
+        letter = A.Evolve(_prefix(rng, stored) if by_prefix else _named(rng, present, absent), _content(rng),
                         summary=rng.choice((None, None, "new", "")),
                         tags=frozenset(t for t in _TAGS[:2] if rng.random() < 0.3), by_prefix=by_prefix)
     elif kind == "merge":
         by_prefix = rng.random() < 0.15
         n = rng.choice((2, 2, 2, 3))
         if by_prefix:
-            ids = tuple(_prefix(rng, present) for _ in range(n))
+            ids = tuple(_prefix(rng, stored) for _ in range(n))
         elif len(present) >= n and rng.random() < 0.7:  # distinct records: their types may tie
             ids = tuple(rng.sample(present, n))
         else:
             ids = tuple(_named(rng, present, absent) for _ in range(n))
         letter = A.Merge(ids, content=rng.choice((None, None, None, "merged text")),
-                       type=rng.choice(TYPES) if rng.random() < 0.3 else None,
+                       type=_type(rng) if rng.random() < 0.3 else None,
                        summary=rng.choice((None, None, "joined", "")), by_prefix=by_prefix)
     else:
         by_prefix = rng.random() < 0.15
-        parts = tuple(rng.choice(CONTENTS[:4]) for _ in range(rng.choice((1, 2, 2, 3))))
-        letter = A.Split(_prefix(rng, present) if by_prefix else _named(rng, present, absent), parts,
+        parts = tuple(_content(rng) for _ in range(rng.choice((1, 2, 2, 3))))
+        letter = A.Split(_prefix(rng, stored) if by_prefix else _named(rng, present, absent), parts,
                        by_prefix=by_prefix)
     xi = Allocation(tuple(supply.fresh() for _ in range(creates(letter))), clock)
     return WordStep(Call(letter, xi, _faults(rng, s, letter, theta, faults)))

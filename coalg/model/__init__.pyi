@@ -38,6 +38,7 @@ from .coalgebra import (
     run,
     stamped_fresh,
     step,
+    type_refusal,
 )
 from .edgeindex import (
     EdgeIndex,
@@ -95,6 +96,10 @@ from .lineage import (
     descendants,
     successor_index,
     unfold,
+)
+from .memory_types import (
+    MEMORY_TYPES,
+    is_memory_type,
 )
 from .outputs import (
     Created,
@@ -158,6 +163,13 @@ from .repaired import (
 from .sortedkeys import (
     SortedKeys,
 )
+from .sqlite_like import (
+    ascii_fold,
+    has_like_artefacts,
+    like,
+    like_matches,
+    like_prefix,
+)
 from .store import (
     EMPTY,
     Edge,
@@ -215,6 +227,14 @@ __all__ = [
     "run",
     "stamped_fresh",
     "step",
+    "type_refusal",
+    "MEMORY_TYPES",
+    "is_memory_type",
+    "ascii_fold",
+    "has_like_artefacts",
+    "like",
+    "like_matches",
+    "like_prefix",
     "EdgeIndex",
     "PRESETS",
     "chain_store",

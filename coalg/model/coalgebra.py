@@ -10,10 +10,15 @@ and a call.  The semantics is the code-faithful one of §3.3, as reconstructed:
   failing edge write (the ``faults`` of a :class:`~coalg.model.alphabet.Call`) leaves
   metadata ancestry without edges, or a one-way edge;
 * delete removes every incident edge; supersede checks nothing;
-* recall by prefix returns the θ-first match, with no namespace filter.
+* an identifier argument is looked up as ContextFS does, with SQLite's
+  ``id LIKE 'arg%'`` (:mod:`~coalg.model.sqlite_like`: ASCII case folded, ``_``
+  and ``%`` wildcards); recall by prefix returns the θ-first match, with no
+  namespace filter;
+* a save, save_at or merge type outside ContextFS's ``MemoryType``
+  (:mod:`~coalg.model.memory_types`) is refused, as the package's validation does.
 
 An inadmissible call (unknown identifier, an identifier already taken, too few
-merge arguments, a wrong number of allocated identifiers) outputs :class:`~coalg.model.outputs.Err`
+merge arguments, a refused type, a wrong number of allocated identifiers) outputs :class:`~coalg.model.outputs.Err`
 and leaves the store unchanged.  Nothing is ever half-applied: a call either
 returns a whole new store or the old one.
 
@@ -50,8 +55,10 @@ from .alphabet import (
     Split,
     Supersede,
 )
+from .memory_types import MEMORY_TYPES, is_memory_type
 from .outputs import Created, Err, Flag, Found, Nothing, Output, StepFunction, Wrote
 from .records import Id, Record, Relation, Time, inverse
+from .sqlite_like import like_matches, like_prefix
 from .store import EMPTY, Edge, Store, edge_pair  # noqa: F401 (EMPTY: the doctests use it)
 from .theta import DEFAULT_THETA, Theta
 from .trace import Trace
@@ -72,6 +79,7 @@ __all__ = [
     "latest_clock",
     "resolve_prefix",
     "first_match",
+    "type_refusal",
     "generated_merge_content",
     "stamped_fresh",
     "modes",
@@ -83,27 +91,44 @@ __all__ = [
 
 
 def resolve_prefix(s: Store, p: str, theta: Theta = DEFAULT_THETA) -> Id | None:
-    """The θ-first identifier of dom(m_s) that extends ``p`` (``id LIKE 'p%'``, ``fetchone()``).
+    """The θ-first identifier of dom(m_s) that ContextFS's ``id LIKE 'p%'`` finds (``fetchone()``).
 
-    Our choice: we model ``LIKE`` as a plain, case-sensitive prefix test; SQLite's
-    is ASCII-case-insensitive and treats ``_``/``%`` as wildcards (see Lemma 5.6).
+    ``LIKE`` is SQLite's own (:mod:`~coalg.model.sqlite_like`): ASCII case is folded,
+    ``_`` and ``%`` in ``p`` are wildcards, nothing is escaped (Lemma 5.6).
+
+    >>> s = Store.of({"a0123456-789": Record("x")})
+    >>> resolve_prefix(s, "A0"), resolve_prefix(s, "a_1"), resolve_prefix(s, "b")
+    ('a0123456-789', 'a0123456-789', None)
     """
     return first_match(s, p, theta)
 
 
 def first_match(s: Store, p: str, theta: Theta = DEFAULT_THETA) -> Id | None:
-    """The θ-first identifier of dom(m_s) extending ``p``, from the store's sorted index.
+    """The θ-first identifier of dom(m_s) that ``LIKE 'p%'`` finds, from the store's sorted index.
 
-    ``O(log n + |θ's priority list|)``: the identifiers that extend ``p`` form one
-    contiguous range of the sorted index, so the least (or, with ``descending``,
-    the greatest) is found without a scan.  The same answer as
-    ``theta.first_id`` on every match, which a property test checks: θ is data,
-    its order is its fields, and they are all this function reads.
+    θ's priority list is read first; otherwise the least (or, with ``descending``,
+    the greatest) match, which :func:`~coalg.model.sqlite_like.like_matches` finds
+    from the sorted index without a scan when ``p`` starts with a literal.  The same
+    answer as ``theta.first_id`` on every match, which a property test checks: θ is
+    data, its order is its fields, and they are all this function reads.
     """
     for i in theta.id_priority:
-        if i.startswith(p) and i in s.records:
+        if i in s.records and like_prefix(p, i):
             return i
-    return s.last_with_prefix(p) if theta.descending else s.first_with_prefix(p)
+    matches = like_matches(s, p)
+    if not theta.descending:
+        return next(matches, None)
+    last = None
+    for last in matches:
+        pass
+    return last
+
+
+def type_refusal(kind: str, t: str) -> Err | None:
+    """ContextFS's refusal of a record type outside its ``MemoryType`` (``None``: accepted)."""
+    if is_memory_type(t):
+        return None
+    return Err(f"{kind}: type {t!r} is not one of ContextFS's {len(MEMORY_TYPES)} memory types")
 
 
 def stamped_fresh(r: Record, tau: Time) -> Record:
@@ -180,12 +205,18 @@ def step(
     tau = xi.clock
     match a:
         case Save(record=r):
+            refused = type_refusal("save", r.type)  # Memory(type=…) fails before any write
+            if refused is not None:
+                return refused, s
             # ContextFS declares no valid-time field: a valid time on the record is not stored.
             new = stamped_fresh(r, tau)
             return Created(((xi.ids[0], new),)), s.with_record(xi.ids[0], new)
         case SaveAt(id=i, record=r):
             if i not in s.records:
                 return Err(f"save_at: no record {i} to replace"), s
+            refused = type_refusal("save_at", r.type)
+            if refused is not None:
+                return refused, s
             new = stamped_fresh(r, tau)
             return Created(((i, new),)), s.with_record(i, new)
         case Recall(id=i):
@@ -254,6 +285,8 @@ def _merge(
     resolved = [f for f in (_resolve(s, i, a.by_prefix, theta) for i in a.ids) if f is not None]
     if len(resolved) < 2:
         return Err(f"merge: needs at least 2 records, {len(resolved)} resolved"), s
+    if a.type and (refused := type_refusal("merge", a.type)) is not None:
+        return refused, s  # `if memory_type:` — an empty type is no type; Memory(type=…) validates
     rs = [s.records[i] for i in resolved]
     j, tau = xi.ids[0], xi.clock
     meta = rs[0].metadata
@@ -261,7 +294,7 @@ def _merge(
         meta = meta.merged(r.metadata)  # later arguments override earlier ones
     new = Record(
         content=a.content if a.content is not None else generated_merge_content([r.content for r in rs]),
-        type=a.type if a.type is not None else theta.choose_type(modes([r.type for r in rs])),
+        type=a.type if a.type else theta.choose_type(modes([r.type for r in rs])),
         namespace=rs[0].namespace,  # memory_lineage.py:256
         tags=frozenset().union(*(r.tags for r in rs)) | {"merged"},
         summary=a.summary or f"Merged from {len(rs)} memories",  # memory_lineage.py:255

@@ -41,7 +41,7 @@ __all__ = ["PRESETS", "chain_store", "names", "preset", "preset_word", "refineme
 
 def _meeting_notes() -> list[Letter]:
     return [
-        Save(Record("team meeting on Monday at 10", type="event", namespace="alice")),
+        Save(Record("team meeting on Monday at 10", type="episodic", namespace="alice")),
         Save(Record("room 4 is booked", type="fact", namespace="alice")),
         Save(Record("bring the quarterly figures", type="task", namespace="alice")),
         Evolve("id0001", "team meeting moved to 11"),
@@ -68,13 +68,13 @@ def _merge_tie() -> list[Letter]:
         Save(Record("we adopt JSON everywhere", type="decision", namespace="alice")),
         Save(Record("JSON schemas live in /schemas", type="fact", namespace="alice")),
         Save(Record("we version the schemas", type="decision", namespace="alice")),
-        Save(Record("bob prefers YAML", type="preference", namespace="bob")),
+        Save(Record("bob prefers YAML", type="user", namespace="bob")),
     ]
 
 
 def _lineage() -> list[Letter]:
     return [
-        Save(Record("meeting at 10", type="event", namespace="alice")),
+        Save(Record("meeting at 10", type="episodic", namespace="alice")),
         Save(Record("room 4", type="fact", namespace="alice")),
         Save(Record("bob's note", type="fact", namespace="bob")),
         Evolve("id0001", "meeting at 11"),

@@ -26,8 +26,10 @@ needs.  The rules, each with the clause it repairs:
 3. **Resolution by equality (L5, L7).**  Every letter that writes names its
    identifiers by equality; a letter with ``by_prefix=True`` is refused with
    ``Err``.  The observation ``recall_prefix(p)`` is answered only when exactly
-   one identifier extends ``p``; an ambiguous prefix is an ``Err`` that lists
-   the candidates (sorted), so no enumeration order is ever consulted.
+   one identifier matches ``p``; an ambiguous prefix is an ``Err`` that lists
+   the candidates (sorted), so no enumeration order is ever consulted.  What
+   matches is ContextFS's own ``id LIKE 'p%'`` (:mod:`~coalg.model.sqlite_like`):
+   the repair removes the choice among matches, not SQLite's matching.
 4. **A declared type tie-break (L5).**  A merge without an explicit type takes
    the most frequent argument type; a tie is broken by the *lexicographically
    least* tied type.  The rule reads only the multiset of argument types — not
@@ -69,7 +71,9 @@ needs.  The rules, each with the clause it repairs:
    change when the same derivation is repeated (so Proposition 5.24 holds on
    legacy stores too).  Only when a parent has neither is τ used.
 
-Everything else is ContextFS's: contents, types, tags (plus ``evolved`` /
+Everything else is ContextFS's: contents, types (a save, save_at or merge
+type outside ``MemoryType`` is refused, :mod:`~coalg.model.memory_types`; only
+delete writes the repair's own type ``"tombstone"``), tags (plus ``evolved`` /
 ``merged`` / ``split`` / ``split_part_k``), namespaces from the named record,
 the generated merge content ``[Source k]: …`` in argument order, the metadata
 union (later arguments override earlier ones), clock stamps, and the pairs of
@@ -102,7 +106,17 @@ from dataclasses import dataclass
 
 from . import alphabet as A
 from .alphabet import Allocation, Letter
-from .coalgebra import Created, Err, Flag, Found, Nothing, Output, Wrote, generated_merge_content
+from .coalgebra import (
+    Created,
+    Err,
+    Flag,
+    Found,
+    Nothing,
+    Output,
+    Wrote,
+    generated_merge_content,
+    type_refusal,
+)
 from .realisation import Realisation
 from .records import LINEAGE, FrozenMap, Id, Record, Relation
 from .repair_rules import (
@@ -115,6 +129,7 @@ from .repair_rules import (
     refuse_unless_live,
     tombstone,
 )
+from .sqlite_like import like_matches
 from .store import Edge, Store, edge_pair
 from .theta import DEFAULT_THETA, Theta
 
@@ -166,14 +181,15 @@ def repaired_step(
         return Err(f"{a.kind}: identifiers are resolved by equality only (by_prefix is refused)"), s
     match a:
         case A.Save(record=r):
-            bad = refuse_ancestry_keys(r, "save")
+            bad = type_refusal("save", r.type) or refuse_ancestry_keys(r, "save")
             if bad:
                 return bad, s
             j, tau = xi.ids[0], xi.clock
             new = r.evolve(valid_time=inherited_valid_time(r.valid_time, (), tau)).stamped(tau)
             return Created(((j, new),)), s.with_record(j, new)
         case A.SaveAt(id=i, record=r):
-            bad = refuse_unless_live(s, i, "save_at") or refuse_ancestry_keys(r, "save_at")
+            bad = (refuse_unless_live(s, i, "save_at") or type_refusal("save_at", r.type)
+                   or refuse_ancestry_keys(r, "save_at"))
             if bad:
                 return bad, s
             tau = xi.clock
@@ -182,7 +198,7 @@ def repaired_step(
         case A.Recall(id=i):
             return (Found(i, s.records[i]) if i in s.records else Nothing()), s
         case A.RecallPrefix(prefix=p):
-            matches = list(s.ids_with_prefix(p))  # ascending, from the sorted index
+            matches = list(like_matches(s, p))  # ContextFS's LIKE 'p%', ascending
             if len(matches) > 1:
                 return Err(f"recall_prefix: {p!r} is ambiguous: {', '.join(matches)}"), s
             return (Found(matches[0], s.records[matches[0]]) if matches else Nothing()), s
@@ -239,6 +255,8 @@ def _evolve(s: Store, a: A.Evolve, xi: Allocation, faults: frozenset[int]) -> tu
 def _merge(s: Store, a: A.Merge, xi: Allocation, faults: frozenset[int]) -> tuple[Output, Store]:
     if len(a.ids) < 2:
         return Err(f"merge: needs at least 2 records, {len(a.ids)} named"), s
+    if a.type is not None and (refused := type_refusal("merge", a.type)) is not None:
+        return refused, s  # no `if memory_type:` here: an empty type is refused like any other
     twice = sorted({i for i in a.ids if a.ids.count(i) > 1})
     if twice:
         return Err(f"merge: {', '.join(twice)} named more than once"), s

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 import subprocess
 import sys
 import uuid
@@ -27,8 +28,34 @@ import coalg.contextfs as cfs
 import coalg.contextfs.differential_testing as diff
 from coalg.cli import main
 from coalg.contextfs.package_run import StepClock, pinned_uuids
-from coalg.contextfs.random_words import IdSupply, random_step, resolved_ids
-from coalg.model import CONTEXTFS, DEFAULT_THETA, EMPTY, Merge, Theta, step
+from coalg.contextfs.random_words import (
+    COVERAGE,
+    IdSupply,
+    WordStep,
+    covers,
+    random_step,
+    resolved_ids,
+)
+from coalg.contextfs.word_files import words_from_json, words_to_json
+from coalg.model import (
+    CONTEXTFS,
+    DEFAULT_THETA,
+    EMPTY,
+    Allocation,
+    Call,
+    Created,
+    Delete,
+    Evolve,
+    Merge,
+    Recall,
+    RecallPrefix,
+    Record,
+    Save,
+    Split,
+    Store,
+    Theta,
+    step,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -163,17 +190,117 @@ def test_step_clock_reads_by_order() -> None:
     assert clock.local[0][1] < clock.local[1][0]  # the marks of two steps never coincide
 
 
-@pytest.mark.parametrize("types", [["fact", "decision"], ["decision", "fact"], ["fact", "decision", "procedural"],
-                                   ["episodic", "fact", "fact", "decision", "decision"]])
-def test_tie_order_is_the_packages_expression(types: list[str]) -> None:
-    mt = cfs.modules().MemoryType
-    members = [mt(t) for t in types]
-    tied = {t for t in types if types.count(t) == max(types.count(x) for x in types)}
-    assert Theta(type_priority=diff.tie_order(types)).choose_type(tied) == max(set(members),
-                                                                              key=members.count).value
+def test_a_merge_type_tie_is_accepted_for_some_theta_only_within_the_modes() -> None:
+    s = Store.of({"f": Record("x", type="fact"), "d": Record("y", type="decision"), "u": Record("z", type="user")})
+    ws = WordStep(Call(Merge(("f", "d")), Allocation(("m",), 1)))
+    theta = Theta(id_priority=("f", "d", "u"))
+
+    def made(ty: str) -> Created:
+        return Created((("m", Record("x", type=ty)),))
+
+    chosen = diff._for_some_theta(s, ws, theta, made("fact"))
+    assert chosen is not None and step(s, ws.call.letter, ws.call.allocation, theta=chosen)[1].records["m"].type == "fact"
+    assert diff._for_some_theta(s, ws, theta, made("user")) is None  # not a mode: no θ allows it
+    untied = WordStep(Call(Merge(("f", "d"), type="user"), Allocation(("m",), 1)))
+    assert diff._for_some_theta(s, untied, theta, made("user")) is None  # a given type is no tie
 
 
-def test_words_are_reproducible_and_name_full_identifiers() -> None:
+def test_a_model_with_a_plain_prefix_test_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from coalg.model import coalgebra
+
+    monkeypatch.setattr(coalgebra, "like_prefix", lambda p, i: i.startswith(p))
+    monkeypatch.setattr(coalgebra, "like_matches", lambda s, p: s.ids_with_prefix(p))
+    bad = [r["disagreement"] for r in diff.run_words(5, range(150), 10) if not r["agree"]]
+    assert bad and all("…" in d["word"][-1] for d in bad)  # each time, a call that resolves a prefix
+
+
+def test_a_model_that_accepts_every_type_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from coalg.model import coalgebra
+
+    monkeypatch.setattr(coalgebra, "is_memory_type", lambda t: True)
+    bad = [r["disagreement"] for r in diff.run_words(5, range(150), 10) if not r["agree"]]
+    assert bad and all(d["what"] == "output" and d["package"]["out"] == "err" for d in bad)
+
+
+def test_words_reach_the_whole_input_domain() -> None:
+    results = diff.run_words(5, range(120), 10)
+    reached = {c for r in results for c in r["covers"]}
+    assert reached == set(COVERAGE) and all(r["agree"] for r in results)
+
+
+def test_covers_is_read_off_the_letters() -> None:
+    xi = Allocation((), 1)
+    assert covers([WordStep(Call(RecallPrefix("A_"), xi))]) == {"mixed-case prefix", "wildcard prefix"}
+    assert covers([WordStep(Call(RecallPrefix("a0"), xi))]) == frozenset()
+    assert covers([WordStep(Call(Save(Record("é", type="Fact")), Allocation(("a0000000-001",), 1)))]) == {
+        "unicode", "invalid type"}
+    assert covers([WordStep(Call(Save(Record("x")), Allocation(("A_",), 1)), explicit_id=True)]) == {
+        "odd identifier"}
+
+
+def test_equality_letters_name_identifiers_the_lookup_finds_alone() -> None:
+    rng = random.Random("alone")
+    supply, s = IdSupply(rng), EMPTY
+    for k in range(1, 300):
+        ws = random_step(rng, s, k, supply, [], theta=Theta())
+        a = ws.call.letter
+        if isinstance(a, (Recall, Delete, Evolve, Split)) and not getattr(a, "by_prefix", False):
+            hits = [j for j in sorted(s.records) if sqlite_like(j, a.id + "%")]
+            assert hits in ([], [a.id]), (str(ws), hits)
+        s = CONTEXTFS.step(s, a, ws.call.allocation, faults=ws.call.faults)[1]
+
+
+def sqlite_like(value: str, pattern: str) -> bool:
+    """SQLite's own LIKE (never the model's)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        return bool(conn.execute("SELECT ? LIKE ?", (value, pattern)).fetchone()[0])
+    finally:
+        conn.close()
+
+
+# --------------------------------------------------------------------------- word files
+
+
+def test_a_disagreement_replays_from_its_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    from coalg.model import coalgebra
+
+    monkeypatch.setattr(coalgebra, "is_memory_type", lambda t: True)
+    bad = [r["disagreement"] for r in diff.run_words(5, range(60), 10) if not r["agree"]]
+    assert bad
+    words = words_from_json({"disagreements": bad})
+    assert [[str(w) for w in word] for word in words] == [d["word"] for d in bad]
+    again = diff.replay_words(words)
+    assert [r["disagreement"]["step"] for r in again] == [d["step"] for d in bad]
+    monkeypatch.undo()
+    assert all(r["agree"] for r in diff.replay_words(words))  # the model as it is agrees on them
+
+
+def test_cli_replays_a_word_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random("file")
+    supply, s, word = IdSupply(rng), EMPTY, []
+    for k in range(1, 8):
+        ws = random_step(rng, s, k, supply, [], theta=Theta())
+        word.append(ws)
+        s = CONTEXTFS.step(s, ws.call.letter, ws.call.allocation, faults=ws.call.faults)[1]
+    f = tmp_path / "words.json"
+    f.write_text(json.dumps(words_to_json([word, word[:3]])))
+    assert main(["differential", "--word-file", str(f), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["words"] == out["agree"] == 2 and out["steps"] == 10 and out["word_file"] == str(f)
+
+
+@pytest.mark.parametrize("text", ["not json", "[]", "{\"disagreements\": [{\"word\": []}]}",
+                                  "[[{\"letter\": {\"op\": \"fly\"}}]]"])
+def test_cli_bad_word_file_is_one_line(tmp_path: Path, text: str) -> None:
+    f = tmp_path / "bad.json"
+    f.write_text(text)
+    p = subprocess.run([sys.executable, "-m", "coalg", "differential", "--word-file", str(f)], cwd=ROOT,
+                       capture_output=True, text=True, check=False)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_words_are_reproducible() -> None:
     def word(seed: str) -> list[str]:
         rng = random.Random(seed)
         supply, s, out = IdSupply(rng), EMPTY, []
@@ -181,7 +308,6 @@ def test_words_are_reproducible_and_name_full_identifiers() -> None:
             ws = random_step(rng, s, k, supply, [], theta=Theta())
             out.append(str(ws))
             s = CONTEXTFS.step(s, ws.call.letter, ws.call.allocation, faults=ws.call.faults)[1]
-            assert all(len(i) == 12 for i in s.records)
         return out
 
     assert word("x") == word("x") and word("x") != word("y")
@@ -194,3 +320,4 @@ def test_the_committed_large_run_is_a_clean_report() -> None:
     assert report["agree"] == report["words"] and report["disagreements"] == [] and report["disagreeing"] == 0
     assert report["steps"] > report["words"] and report["faulty_steps"] > 0 and report["ties"]["type"] > 0
     assert set(report["abstractions"]) <= set(cfs.ABSTRACTIONS)
+    assert set(report["domain"]) == set(COVERAGE) and all(n > 0 for n in report["domain"].values())

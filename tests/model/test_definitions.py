@@ -168,11 +168,18 @@ def test_def_3_14() -> None:
 
 
 def test_def_3_15() -> None:
-    """Mem is a single colour: no realisation is indexed by record schemas; any type string is a record."""
+    """Mem is a single colour: no realisation is indexed by record schemas; any type string is a record.
+
+    A store may hold a record of any type, and every realisation derives from it.  Which types a
+    save may *write* is the package's ``MemoryType`` check, the same for every type it lists."""
     assert "schema" not in {f.name for f in dataclasses.fields(Record)}
+    odd = Store.of({"i": Record("x", type="a-type-no-schema-declares")})
     for real in REALISATIONS.values():
-        out, s = real.step(EMPTY, Save(Record("x", type="a-type-no-schema-declares")), Allocation(("i",), 1))
-        assert isinstance(out, Created) and s.records["i"].type == "a-type-no-schema-declares"
+        out, s = real.step(odd, Evolve("i", "y"), Allocation(("j",), 1))
+        assert isinstance(out, Created) and s.records["j"].type == "a-type-no-schema-declares"
+        for t in ("fact", "schema", "agent_run"):
+            out, s = real.step(EMPTY, Save(Record("x", type=t)), Allocation(("i",), 1))
+            assert isinstance(out, Created) and s.records["i"].type == t
 
 
 def test_def_3_16() -> None:

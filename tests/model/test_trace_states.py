@@ -53,7 +53,7 @@ def test_a_run_without_kept_states_holds_only_its_ends() -> None:
 
 
 def test_recomputation_uses_the_run_s_step_and_theta() -> None:
-    word = [Save(Record("a", type="x")), Save(Record("b", type="y")), Evolve("id0001", "c")]
+    word = [Save(Record("a", type="user")), Save(Record("b", type="code")), Evolve("id0001", "c")]
     t = run(EMPTY, word, step_fn=REPAIRED.step, theta=Theta(descending=True))
     assert t.states == run(EMPTY, word, step_fn=REPAIRED.step, keep_states=True).states
     assert t.states[1].records["id0001"].valid_time == 1  # REPAIRED's field, not the model's

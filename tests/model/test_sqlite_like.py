@@ -1,0 +1,115 @@
+"""SQLite's ``LIKE`` as the model reads it, checked against a real ``SELECT … LIKE`` (sqlite3).
+
+The expected answers come from Python's own ``sqlite3`` (the SQLite ContextFS
+runs on), never from :mod:`coalg.model.sqlite_like`: identifiers and prefixes
+are drawn over mixed case, ``_``, ``%``, non-ASCII letters (whose case SQLite
+does not fold), a NUL, and the hyphen and hex digits of the package's ids.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coalg.model import (
+    EMPTY,
+    Allocation,
+    Delete,
+    Err,
+    Evolve,
+    Found,
+    Merge,
+    RecallPrefix,
+    Record,
+    Save,
+    SaveAt,
+    Store,
+    Theta,
+    first_match,
+    like,
+    like_matches,
+    like_prefix,
+    resolve_prefix,
+    step,
+)
+
+_ALPHABET = "aAbBfF01-_%éÉßẞz\0Zk\u212a"
+ids = st.text(alphabet=_ALPHABET, min_size=0, max_size=6)
+prefixes = st.text(alphabet=_ALPHABET, min_size=0, max_size=4)
+
+
+@pytest.fixture(scope="module")
+def db() -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE memories (id TEXT PRIMARY KEY)")
+    return conn
+
+
+def _sqlite_matches(conn: sqlite3.Connection, keys: list[str], p: str) -> list[str]:
+    conn.execute("DELETE FROM memories")
+    conn.executemany("INSERT INTO memories (id) VALUES (?)", [(k,) for k in keys])
+    rows = conn.execute("SELECT id FROM memories WHERE id LIKE ? ORDER BY id", (f"{p}%",))
+    return [r[0] for r in rows]
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=ids, pattern=prefixes)
+def test_like_is_sqlites(db: sqlite3.Connection, value: str, pattern: str) -> None:
+    (expected,) = db.execute("SELECT ? LIKE ?", (value, pattern)).fetchone()
+    assert like(value, pattern) is bool(expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(keys=st.sets(ids, max_size=12), p=prefixes)
+def test_like_matches_are_sqlites_rows(db: sqlite3.Connection, keys: set[str], p: str) -> None:
+    expected = _sqlite_matches(db, sorted(keys), p)
+    s = Store.of({k: Record("x") for k in keys})
+    assert list(like_matches(s, p)) == expected
+    assert [k for k in sorted(keys) if like_prefix(p, k)] == expected
+    assert first_match(s, p) == (expected[0] if expected else None)
+    assert first_match(s, p, Theta(descending=True)) == (expected[-1] if expected else None)
+
+
+def test_the_cases_the_package_meets() -> None:
+    s = Store.of({"a0123456-789": Record("x"), "b1000000-000": Record("y")})
+    assert resolve_prefix(s, "A0") == "a0123456-789"  # ASCII case folded
+    assert resolve_prefix(s, "a_") == "a0123456-789"  # `_` is any one character
+    assert resolve_prefix(s, "%0-") == "b1000000-000"  # `%` any run
+    assert resolve_prefix(s, "%") == "a0123456-789"
+    assert resolve_prefix(s, "B1000000-000", Theta(descending=True)) == "b1000000-000"
+    assert resolve_prefix(Store.of({"é1": Record("x")}), "É") is None  # non-ASCII case is kept
+
+
+def test_every_prefix_letter_resolves_by_like() -> None:
+    s = Store.of({"a0123456-789": Record("x", type="fact"), "b1000000-000": Record("y")})
+    out = step(s, RecallPrefix("A0"), Allocation((), 5))[0]
+    assert isinstance(out, Found) and out.id == "a0123456-789"
+    assert step(s, Delete("A_", by_prefix=True), Allocation((), 5))[1].dom() == {"b1000000-000"}
+    out, after = step(s, Evolve("A0", "z", by_prefix=True), Allocation(("n1",), 5))
+    assert not isinstance(out, Err) and after.records["n1"].metadata["evolved_from"] == "A0"
+    out, _ = step(s, Merge(("A%", "%-0"), by_prefix=True), Allocation(("n1",), 5))
+    assert not isinstance(out, Err)
+
+
+@pytest.mark.parametrize("bad", ["banana", "Fact", "FACT", " fact", "", "événement", "agent-run"])
+def test_types_outside_memory_type_are_refused_and_nothing_is_written(bad: str) -> None:
+    s = step(EMPTY, Save(Record("x", type="fact")), Allocation(("a",), 1))[1]
+    for letter, xi in [(Save(Record("y", type=bad)), Allocation(("b",), 2)),
+                       (SaveAt("a", Record("y", type=bad)), Allocation((), 2))]:
+        out, after = step(s, letter, xi)
+        assert isinstance(out, Err) and after == s
+    s2 = step(s, Save(Record("z", type="decision")), Allocation(("c",), 2))[1]
+    out, after = step(s2, Merge(("a", "c"), type=bad), Allocation(("m",), 3))
+    if bad == "":  # the package's `if memory_type:`: an empty type is no type
+        assert after.records["m"].type in {"fact", "decision"}
+    else:
+        assert isinstance(out, Err) and after == s2
+
+
+@pytest.mark.parametrize("good", ["fact", "user", "agent_run", "episodic"])
+def test_memory_types_are_accepted(good: str) -> None:
+    _, after = step(EMPTY, Save(Record("x", type=good)), Allocation(("a",), 1))
+    assert after.records["a"].type == good
