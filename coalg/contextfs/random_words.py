@@ -191,8 +191,9 @@ def _prefix(rng: random.Random, ids: list[Id]) -> str:
 
 
 def odd_id(rng: random.Random, s: Store, supply: IdSupply) -> Id:
-    """An identifier a caller may name but the package never draws: a fresh one changed by
-    :func:`_odd`, or one that extends, cuts short, or differs only in case from a stored one."""
+    """An identifier a caller may name but the package never draws: a fresh one changed where
+    ``LIKE`` reads it differently from a plain prefix test (case, a wildcard, a non-ASCII
+    letter), or one that extends, cuts short, or differs only in case from a stored one."""
     present = sorted(s.records)
     while True:
         if present and rng.random() < 0.5:

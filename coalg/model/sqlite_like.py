@@ -18,7 +18,7 @@ sets no pragma, so the argument is read with SQLite's default ``LIKE``:
 ascending order, from its sorted index: the part of the argument before its
 first wildcard fixes a range of the index for each ASCII case variant, and only
 identifiers in those ranges are tested.  A property test compares all three
-with a real ``SELECT … LIKE`` of Python's :mod:`sqlite3`.
+with a real ``SELECT … LIKE`` of Python's ``sqlite3``.
 
 >>> like_prefix("A0", "a0123456-789"), like_prefix("a_2", "a02"), like_prefix("é", "É1")
 (True, True, False)
