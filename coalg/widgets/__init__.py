@@ -16,7 +16,8 @@ size), :mod:`.stepping` (back and forth through a fixed sequence: proof steps,
 refinement rounds), :mod:`coalg.widgets.session` and :mod:`.fields` (session files: written
 atomically, read with limits, one error type), :mod:`.controls` and
 :mod:`.text` (the common controls and what they write), :mod:`.figures` (plots
-rendered to SVG), :mod:`.allocation` (fresh allocations for a session),
+rendered to SVG; :mod:`.tree_rows` lays out the ancestry trees at the lecture hall's size),
+:mod:`.allocation` (fresh allocations for a session),
 :mod:`.tour` (a recorded sequence of states, stepped by a slider linked in
 the browser), and, for single explorers, :mod:`.operations`, :mod:`.steps`,
 :mod:`.playground_view` and :mod:`.merge_text`.

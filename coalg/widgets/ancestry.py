@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..laws import show_letter
@@ -44,17 +44,12 @@ from .allocation import next_allocation
 from .base import Explorer, action
 from .controls import figure_image, ipywidgets, preset_picker, wide
 from .fields import Fields
-from .figures import FULL_WIDTH_FROM, canvas, hall, max_width, render
+from .figures import FULL_WIDTH_FROM, hall, max_width, render
 from .session import SessionError
 from .text import esc, output_text, short
+from .tree_rows import rows_svg
 
 __all__ = ["AncestryExplorer"]
-
-HALL_TREES = 8.2
-"""The tallest the four trees are shown at the lecture hall's size, in inches at 96 CSS pixels
-each: 787 px, so that the message line and a verdict of up to three lines stand above them on
-the 1,000 pixels a 1080p screen shows (less than a figure's usual 845: the verdict is long)."""
-
 
 def _with_record(u: Unfolding) -> set[Id]:
     return {n.id for n in u.nodes if n.record is not None}
@@ -365,8 +360,8 @@ class AncestryExplorer(Explorer):
                             title_left=titles["descendants_before"], title_right=titles["descendants_after"])
 
         if self.scale >= FULL_WIDTH_FROM:  # the lecture hall: each pair side by side whenever it fits
-            return self._rows_svg(draw, [(sizes["ancestry_before"], sizes["ancestry_after"]),
-                                         (sizes["descendants_before"], sizes["descendants_after"])], title)
+            return rows_svg(draw, [(sizes["ancestry_before"], sizes["ancestry_after"]),
+                                         (sizes["descendants_before"], sizes["descendants_after"])], title, self.scale)
         if left + right + 0.4 <= max_width(self.scale) / self.scale:
             height = max(sizes["ancestry_before"][1], sizes["ancestry_after"][1]) + max(
                 sizes["descendants_before"][1], sizes["descendants_after"][1])
@@ -374,44 +369,6 @@ class AncestryExplorer(Explorer):
                           width_ratios=(left, right), bottom=0.2, top=0.4, left=0.55)
         return render(draw, (max(left, right) + 0.2, sum(h for _w, h in sizes.values()) + 0.8), ncols=1, nrows=4,
                       scale=self.scale, bottom=0.2, top=0.4, left=0.55)
-
-    def _rows_svg(self, draw: Callable[[list[Any]], None],
-                  pairs: list[tuple[tuple[float, float], tuple[float, float]]], title: float) -> bytes:
-        """The four trees with each pair (before, after) on one row when the two fit the width, else
-        the one above the other: at the lecture hall's size a pair of small trees stays side by
-        side even when the other pair is too wide for that.  The rows share :data:`HALL_TREES`:
-        deeper trees or more rows get closer levels, and the room above each tree is only its name's
-        (the tree's own limits keep room for the labels under its lowest level)."""
-        room = max_width(self.scale) / self.scale
-        margin, gap, above, below = 0.55, 0.4, 0.25, 0.12  # inches: tick labels, between trees, name, under
-        rows: list[list[tuple[float, float]]] = []
-        for b, a in pairs:
-            wb, wa = max(b[0], title), max(a[0], title)
-            if margin + wb + gap + wa + 0.1 <= room:
-                rows.append([(wb, max(b[1], a[1])), (wa, max(b[1], a[1]))])
-            else:
-                rows += [[(wb, b[1])], [(wa, a[1])]]
-        width = max(margin + sum(w for w, _h in row) + gap * (len(row) - 1) + 0.1 for row in rows)
-        height = sum(max(h for _w, h in row) for row in rows) + 0.2
-        cw, ch = canvas((width, min(height, HALL_TREES / self.scale)), self.scale)
-        flat = (ch - 0.2) / (height - 0.2)  # under 1 when the rows must come closer to fit the screen
-
-        def placed(axes: list[Any]) -> None:
-            top = ch - 0.1
-            k = 0
-            for row in rows:
-                h = max(hh for _w, hh in row) * flat
-                x = margin
-                for w, _h in row:
-                    axes[k].set_position([x / cw, (top - h + below) / ch, min(w, cw - x - 0.1) / cw,
-                                          (h - above - below) / ch])
-                    x += w + gap
-                    k += 1
-                top -= h
-            draw(axes)
-
-        return render(placed, (width, min(height, HALL_TREES / self.scale)), ncols=1, nrows=4,
-                      scale=self.scale)
 
     def _build(self, ui: dict[str, Any]) -> None:
         w = ipywidgets()
