@@ -53,6 +53,7 @@ from .controls import (
     session_upload,
     size_picker,
 )
+from .figures import hall
 from .session import SessionError, dumps_session, loads_session, read_session, write_session
 from .text import message_html
 
@@ -327,6 +328,15 @@ class Explorer:
         that says what it shows, marked ``coalg-main`` — right under its controls, and what is
         longer to read under the figure, so that the main view is on one screen."""
         return list(ui["built"])
+
+    def _under_figure_in_hall(self, ui: dict[str, Any], key: str) -> list[Any]:
+        """The rows as built, with ``ui[key]`` (a table to read) moved under the figure at the lecture
+        hall's size: an :meth:`_arrange` for an explorer whose only change there is that one."""
+        rows = list(ui["built"])
+        if hall(self.scale):
+            rows.remove(ui[key])
+            rows.insert(rows.index(ui["figure"]) + 1, ui[key])
+        return rows
 
     def _refresh(self, **parts: bool) -> None:
         """Redraw the front end from the state (nothing to do before it is built).

@@ -46,7 +46,7 @@ from .controls import (
     wide,
 )
 from .fields import Fields
-from .figures import hall, store_svg
+from .figures import store_svg
 from .text import output_text, short, theta_text
 
 __all__ = ["MergeLab"]
@@ -245,11 +245,7 @@ class MergeLab(Explorer):
             ui[key].add_class("coalg-main")
 
     def _arrange(self, ui: dict[str, Any]) -> list[Any]:
-        rows = list(ui["built"])
-        if hall(self.scale):  # the table of propositions under the figure
-            rows.remove(ui["result"])
-            rows.insert(rows.index(ui["figure"]) + 1, ui["result"])
-        return rows
+        return self._under_figure_in_hall(ui, "result")  # the table of propositions under the figure
 
     def _apply(self, ui: dict[str, Any]) -> None:
         ids = [str(i) for i in ui["ids"].value]

@@ -38,7 +38,7 @@ from ..viz import ADDED, REMOVED
 from .base import Explorer, action
 from .controls import figure_image, ipywidgets, number_box, wide
 from .fields import Fields
-from .figures import hall, store_svg
+from .figures import store_svg
 from .text import esc, html_table
 
 __all__ = ["TenantsLab"]
@@ -309,11 +309,7 @@ class TenantsLab(Explorer):
             ui[key].add_class("coalg-main")
 
     def _arrange(self, ui: dict[str, Any]) -> list[Any]:
-        rows = list(ui["built"])
-        if hall(self.scale):  # the table of propositions under the figure
-            rows.remove(ui["report"])
-            rows.insert(rows.index(ui["figure"]) + 1, ui["report"])
-        return rows
+        return self._under_figure_in_hall(ui, "report")  # the table of propositions under the figure
 
     def _changed(self, key: str, value: Any) -> None:
         self.configure(**{key: value})
