@@ -139,8 +139,14 @@ check_L4i = checker(L4I, __name__)
 
 
 def _alter(r: Record) -> Record:
-    """A record that differs from ``r`` in every payload field."""
-    return r.evolve(content=r.content + " (altered)", type="altered", tags=r.tags | {"altered"},
+    """A record that differs from ``r`` in every payload field.
+
+    Its type is the other one of ``fact`` and ``decision``, two types every
+    layer accepts (the conformance kit saves both), so that a layer which
+    refuses unknown types, as ContextFS does, can still hold the altered store.
+    """
+    return r.evolve(content=r.content + " (altered)", type="decision" if r.type == "fact" else "fact",
+                    tags=r.tags | {"altered"},
                     summary="altered", metadata=r.metadata.merged({"altered": True}),
                     valid_time=(r.valid_time or 0) + 100)
 

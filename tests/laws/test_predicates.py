@@ -334,9 +334,10 @@ def test_restriction_is_remembered_for_one_store() -> None:
 def test_perturbations_alter_every_field_outside_the_namespace() -> None:
     r = Record("c", type="fact", namespace="n", tags={"t"}, metadata={"k": 1}, valid_time=3, summary="s")
     a = _alter(r)
-    assert a.content == "c (altered)" and a.type == "altered" and a.tags == {"t", "altered"}
+    assert a.content == "c (altered)" and a.type == "decision" and a.tags == {"t", "altered"}
     assert a.summary == "altered" and a.metadata == {"k": 1, "altered": True} and a.valid_time == 103
     assert a.namespace == "n" and _alter(Record("x")).valid_time == 100
+    assert _alter(a).type == "fact" and _alter(Record("x", type="episodic")).type == "fact"
     assert _record_diff(r, a) == ["content", "type", "tags", "summary", "valid_time", "metadata.altered"]
     assert _record_diff(r, r) == [] and _record_diff(None, r) == ["presence"] and _record_diff(r, None) == ["presence"]
     assert _record_diff(r, r.evolve(namespace="m", metadata={"k": 2})) == ["namespace", "metadata.k"]
