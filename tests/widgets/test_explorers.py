@@ -7,6 +7,7 @@ second per reading), so none is taken for the second half of a double-click.
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 from pathlib import Path
@@ -490,9 +491,11 @@ def test_explorer_notebooks_are_clean_and_run() -> None:
         assert all(not c["outputs"] and c["execution_count"] is None for c in code), f"{path.name} has outputs"
         assert nb["cells"][0]["cell_type"] == "markdown" and nb["cells"][0]["source"][0].startswith("# Explorer")
         namespace: dict[str, Any] = {}
-        src = "".join(code[-1]["source"]).splitlines()
-        exec("\n".join(src[:-1]), namespace)  # noqa: S102 — our own notebooks
-        explorer = eval(src[-1], namespace)
+        tree = ast.parse("".join(code[-1]["source"]))
+        *body, last = tree.body
+        assert isinstance(last, ast.Expr), f"{path.name}: the last cell ends with its explorer"
+        exec(compile(ast.Module(body, type_ignores=[]), path.name, "exec"), namespace)  # noqa: S102 — our own notebooks
+        explorer = eval(compile(ast.Expression(last.value), path.name, "eval"), namespace)  # noqa: S307
         assert explorer.widget is not None and explorer.message
 
 
