@@ -9,7 +9,8 @@
 #   make verify the deep checks (estimated 50-60 minutes on two quiet cores; VERIFY_EXAMPLES=2000
 #               fits in about 25): the theorem and law tests, on both cores,
 #               with COALG_EXAMPLES=5000 random examples per property (the seed is printed;
-#               COALG_SEED=s replays it), then `coalg laws --length 4` on both models; a
+#               COALG_SEED=s replays it), then `coalg laws --length 4` on both models, then
+#               every chapter top to bottom in a fresh kernel outside the book build; a
 #               summary at the end (VERIFY_EXAMPLES=N changes the count)
 #   make lab    JupyterLab on the whole project: every chapter and explorer opens as a notebook;
 #               your copies to play with live in scratch/ (git-ignored)
@@ -70,11 +71,14 @@ verify: setup
 	for r in contextfs repaired; do \
 	  $(PY) -m coalg laws --realisation $$r --length 4 2>&1 | tee $(VERIFY_LOG)/laws-$$r.txt; \
 	  [ $${PIPESTATUS[0]} = 0 ] || status=1; done; \
+	COALG_LAB_ALL=1 $(PY) -m pytest tests/lab -q -k fresh_kernel -n 2 2>&1 | tee $(VERIFY_LOG)/chapters.txt; \
+	[ $${PIPESTATUS[0]} = 0 ] || status=1; \
 	echo; echo "make verify: summary"; \
 	grep -h "^property tests:" $(VERIFY_LOG)/tests.txt | tail -n 1; \
 	echo "  tests/theorems + tests/laws: $$(grep -E '(passed|failed|error)' $(VERIFY_LOG)/tests.txt | tail -n 1)"; \
 	for r in contextfs repaired; do \
 	  echo "  coalg laws --length 4, $$r: $$(grep -h 'clauses hold' $(VERIFY_LOG)/laws-$$r.txt | tail -n 1)"; done; \
+	echo "  every chapter in a fresh kernel outside the build: $$(grep -E '(passed|failed|error)' $(VERIFY_LOG)/chapters.txt | tail -n 1)"; \
 	[ $$status = 0 ] && echo "verify: every step passed" || echo "verify: a step FAILED (logs in $(VERIFY_LOG))"; \
 	exit $$status
 

@@ -13,9 +13,12 @@
   opened from it, Run All, outputs and no error, the save leaves the copy identical to the
   book's source; an explorer the same way; a double-click in the file browser opens a chapter
   as a notebook and README.md as text. No request leaves 127.0.0.1.
-* Every chapter runs top to bottom in a fresh kernel outside the book build (jupytext in
-  memory, nbclient), and the chapters that read project files also run from a copy; the
-  kernels share law verdicts through a session folder, as the build's kernels do.
+* The lab runs the code the book build runs: jupytext (how JupyterLab opens a chapter) and
+  MyST-NB (how the build reads it, then runs it in a fresh kernel with -W) find the same code
+  cells in every chapter. One chapter also runs top to bottom in a fresh kernel outside the
+  build (jupytext in memory, nbclient), and the chapters that read project files run from
+  their copy; the kernels share law verdicts through a session folder, as the build's kernels
+  do. COALG_LAB_ALL=1 (part of `make verify`) runs every chapter in a fresh kernel.
 
 The tests that need chromium or run every chapter are marked `book`.
 """
@@ -68,6 +71,9 @@ _FOLDERS = sorted(d.name for d in ROOT.iterdir()
                   if d.is_dir() and not d.name.startswith((".", "_")) and d.name != "scratch")
 READS_PROJECT_FILES = [_c for _c in CHAPTERS if re.search(
     r"""["'](%s)["'/]""" % "|".join(_FOLDERS), _c.read_text(encoding="utf-8"))]
+# Every chapter in a fresh kernel outside the build is a deep check; the fast suite runs one.
+FRESH_KERNEL = CHAPTERS if os.environ.get("COALG_LAB_ALL") == "1" else [
+    _c for _c in CHAPTERS if _c.name == "05-3-edge-record-agreement.md"]
 
 
 def _rel(path: Path) -> str:
@@ -542,8 +548,29 @@ def shared_verdicts(kernel_profile: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("IPYTHONDIR", str(kernel_profile))
 
 
-@pytest.mark.book
+def _code_cells(nb: Any) -> list[str]:
+    return [c.source for c in nb.cells if c.cell_type == "code"]
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.name)
+def test_the_lab_runs_the_code_the_book_build_runs(chapter: Path) -> None:
+    import jupytext
+    from myst_nb.core.read import read_myst_markdown_notebook
+    from myst_parser.config.main import MdParserConfig
+
+    text = chapter.read_text(encoding="utf-8")
+    in_lab = _code_cells(jupytext.read(chapter))
+    in_build = _code_cells(read_myst_markdown_notebook(text, MdParserConfig(), path=chapter))
+    assert in_lab == in_build, f"{_rel(chapter)}: JupyterLab and the book build see different code cells"
+    assert len(in_lab) == text.count("\n```{code-cell}")
+
+
+def test_one_chapter_at_least_runs_in_a_fresh_kernel() -> None:
+    assert FRESH_KERNEL and set(FRESH_KERNEL) <= set(CHAPTERS)
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("chapter", FRESH_KERNEL, ids=lambda p: p.name)
 def test_chapter_runs_top_to_bottom_in_a_fresh_kernel(chapter: Path, shared_verdicts: None) -> None:
     _execute(chapter, chapter.parent)
 
