@@ -39,6 +39,7 @@ from coalg.model import (
     Record,
     Relation,
     Save,
+    Split,
     Store,
     Theta,
     modes,
@@ -119,6 +120,15 @@ def _files_in_alice(s: Store, a: Letter, xi: Allocation, out: Output, s2: Store)
     if isinstance(a, Evolve) and isinstance(out, Created):
         j = out.ids[0]
         return _created(out, s2, j, s2.records[j].evolve(namespace="alice"))
+    return out, s2
+
+
+def _split_tail_reads_others(s: Store, a: Letter, xi: Allocation, out: Output, s2: Store) -> StepResult:
+    if isinstance(a, Split) and isinstance(out, Created) and len(out.ids) > 1:
+        j = out.ids[-1]
+        ns = s2.records[j].namespace
+        outside = sum(r.namespace != ns for r in s.records.values())
+        return _created(out, s2, j, s2.records[j].with_content(f"{s2.records[j].content} ({outside} elsewhere)"))
     return out, s2
 
 
@@ -211,6 +221,10 @@ MUTANTS: tuple[Mutant, ...] = (
            ("L4i", "S2", "5.17"), "evolve files every new record in namespace alice"),
     Mutant("cross-namespace-merge", REPAIRED, _cross_namespace_merge(REPAIRED), ("L4ii",),
            "merges across namespaces, filed in the first argument's"),
+    Mutant("split-tail-reads-others", REPAIRED,
+           _wrap(REPAIRED, "split-tail-reads-others", _split_tail_reads_others,
+                 "split's last part counts the records of other namespaces (its first part is sound)"),
+           ("L4ii",), "split's last part counts the records of other namespaces (its first part is sound)"),
     Mutant("theta-type-choice", REPAIRED, _theta_type_choice(REPAIRED), ("L5",),
            "breaks merge-type ties by θ"),
     Mutant("forgets-valid-time", REPAIRED,

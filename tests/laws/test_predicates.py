@@ -90,6 +90,7 @@ from coalg.model import (
     call_from_json,
     named,
     output_to_json,
+    record_to_json,
     restrict,
     store_to_json,
     theta_to_json,
@@ -357,6 +358,14 @@ def test_construction_locality_finds_the_foreign_payload() -> None:
                              "unchanged) the record at id0003 differs in content, type, tags, metadata.altered: it "
                              "carries payload from outside alice.")
     assert set(v.extra) == {"other_before", "other_after", "other_output"}
+    other = TWO.with_record("id0002", _alter(TWO.records["id0002"]))
+    out2, after2 = CONTEXTFS.step(other, t.call.letter, t.call.allocation, theta=t.theta)
+    assert v.offending == {"namespace": "alice", "record": "id0003", "differs_in": v.offending["differs_in"],
+                           "perturbation": "record id0002 altered",
+                           "record_after": record_to_json(t.after.records["id0003"]),
+                           "other_record_after": record_to_json(after2.records["id0003"])}
+    assert v.extra == {"other_before": store_to_json(other), "other_after": store_to_json(after2),
+                       "other_output": output_to_json(out2)}
     assert L4II.step(CONTEXTFS, step_of(CONTEXTFS, TWO, Evolve("id0001", "v2"))) == (2, None)  # type: ignore
     assert L4II.step(CONTEXTFS, step_of(CONTEXTFS, TWO, Recall("id0001"))) == (0, None)  # type: ignore[misc]
     assert L4II.step(REPAIRED, step_of(REPAIRED, TWO, Merge(("id0001", "id0002")))) == (0, None)  # type: ignore

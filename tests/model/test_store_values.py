@@ -66,6 +66,15 @@ def test_record_map_constructor_builds_every_index() -> None:
     assert empty.latest_clock() == 0 and not empty.names("z")  # no record: the clock has not moved
 
 
+def test_record_map_equals_a_mapping_with_exactly_its_items() -> None:
+    a, b = Record("A"), Record("B")
+    m = RecordMap({"a": a, "b": b})
+    assert m == {"b": b, "a": a} and {"a": a, "b": b} == m and m == RecordMap({"b": b, "a": a})
+    assert m != {"a": a} and m != {"a": a, "b": b, "c": a} and m != {"a": a, "b": a} and m != {"a": a, "c": b}
+    assert m != RecordMap({"a": a}) and m != RecordMap({"a": a, "b": a}) and m != RecordMap({"a": a, "c": b})
+    assert m != [("a", a), ("b", b)] and m != "ab" and RecordMap() == {} and RecordMap() != {"a": a}
+
+
 def test_record_map_repr_is_a_dict_in_identifier_order() -> None:
     m = RecordMap({"b": Record("B"), "a": Record("A")})
     assert repr(m) == "{'a': " + repr(Record("A")) + ", 'b': " + repr(Record("B")) + "}"
