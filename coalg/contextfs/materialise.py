@@ -81,10 +81,10 @@ def insert_order(s: Store, theta: Theta) -> list[Id]:
 def type_maps(s: Store, extra: Iterable[str], member_values: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
     """A bijection between the store's type names and ContextFS ``MemoryType`` values.
 
-    Known types map to themselves.  A type the package does not know (the law
-    checks alter records to type ``"altered"``) is carried by a ``MemoryType``
-    value no record of the store uses, and mapped back on reading; the package
-    treats types as opaque except in the merge tie-break.
+    Known types map to themselves.  A type the package does not know (a store
+    read from a file, or built by hand, may carry any) is carried by a
+    ``MemoryType`` value no record of the store uses, and mapped back on
+    reading; the package treats types as opaque except in the merge tie-break.
 
     >>> type_maps(Store(), ["fact", "altered"], ["fact", "decision", "episodic"])
     ({'altered': 'decision', 'fact': 'fact'}, {'decision': 'altered', 'fact': 'fact'})
