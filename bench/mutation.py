@@ -75,6 +75,8 @@ MODEL = [
     "coalg/model/edgeindex.py",
     "coalg/model/sortedkeys.py",
     "coalg/model/coalgebra.py",
+    "coalg/model/sqlite_like.py",
+    "coalg/model/memory_types.py",
 ]
 
 
@@ -107,7 +109,8 @@ GROUPS: dict[str, dict[str, list[str]]] = {
 }
 """What is mutated, in four runs: every law family module against the law and theorem tests;
 the store (``store.py`` and the persistent record map, edge index and sorted identifiers it is
-made of) with the ContextFS step against the model's own tests (every function of the store is
+made of) with the ContextFS step (and the SQLite ``LIKE`` matching and type list it uses) against
+the model's own tests (every function of the store is
 reached by nearly every law and theorem test: running those per store mutant would take days);
 the conformance kit against its own tests, whose core is the corpus of independent layers with
 declared verdicts (``tests/conformance/layers``); and the ContextFS runtime, audit and
