@@ -60,6 +60,18 @@ class EvolveForgetsMetadata(base.GoodMemory):
         return out
 
 
+class AncestryAsLists(base.GoodMemory):
+    """Both representations, every ancestry key a list (``evolved_from: [parent]``), in the order the call named them."""
+
+    def records(self) -> dict[str, dict[str, Any]]:
+        out = super().records()
+        for r in out.values():
+            for k in ("evolved_from", "split_from"):
+                if k in r["metadata"]:
+                    r["metadata"][k] = [r["metadata"][k]]
+        return out
+
+
 class SplitForgetsInverse(base.GoodMemory):
     """Edges both ways except split_into: a true L3 failure."""
 
@@ -86,6 +98,14 @@ def test_one_way_edges_hold_l3_with_one_representation():
     l3 = r["clauses"]["L3"]
     assert l3["holds"] is True and "one way only" in l3["reason"] and l3["representations"] == ["edge"]
     assert l3["explored"] > 3  # every derivation is still counted, not only those before the first one-way edge
+
+
+def test_ancestry_metadata_held_in_lists_agrees_with_the_edges():
+    r = conform(AncestryAsLists, **FAST)
+    l2 = r["clauses"]["L2"]
+    assert l2["holds"] is True and l2["representations"] == ["edges", "metadata"]
+    assert not l2["reason"].startswith("holds (one representation)")
+    assert all(e["holds"] is not False for e in r["clauses"].values())
 
 
 def test_two_representations_that_drift_still_fail_l2_with_the_shortest_witness():
