@@ -202,6 +202,16 @@ class NonDaemonThread(GoodMemory):
         threading.Thread(target=time.sleep, args=(3600,), daemon=False).start()
 
 
+class SteadyButSlow(GoodMemory):
+    """Keeps every law; each save takes 0.2 s, so a whole run lasts seconds and a short ``--timeout`` ends it."""
+
+    def save(self, content: str, *, type: str = "fact", namespace: str = "global", tags: Sequence[str] = (),
+             metadata: Mapping[str, Any] | None = None, valid_time: Any = None) -> str:
+        time.sleep(0.2)
+        return super().save(content, type=type, namespace=namespace, tags=tags, metadata=metadata,
+                            valid_time=valid_time)
+
+
 HOSTILE: dict[str, str] = {
     "SysExitInSave": "save: the layer raised SystemExit",
     "SysExitOneInEvolve": "evolve: the layer raised SystemExit",

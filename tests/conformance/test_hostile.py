@@ -53,7 +53,7 @@ def test_printing_or_a_thread_left_running_does_not_spoil_the_run(name):
 
 
 def test_the_timeout_of_the_whole_run_is_kept():
-    p, took = _conform("conform_layers:GoodMemory", "--timeout", "0.5")
+    p, took = _conform("hostile_layers:SteadyButSlow", "--timeout", "0.5")
     assert p.returncode == 2
     assert p.stderr == "coalg conform: error: timed out after 0.5 s (--timeout): the run did not finish\n"
     assert took < 30
