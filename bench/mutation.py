@@ -1,7 +1,7 @@
 """Benchmark (not a test, not in CI): mutation testing of coalg with mutmut, in four groups.
 
 Run with ``make mutation`` or ``python bench/mutation.py [--group NAME] [--out bench/results/mutation.json]``.
-The law run takes about a quarter of an hour on two quiet cores, the model run several hours (most
+The law run takes about a quarter of an hour on two quiet cores, the store run several hours (most
 store mutants are reached by hundreds of model tests); run it in the background and poll::
 
     nohup python bench/mutation.py --out bench/results/mutation.json > /tmp/mutation.log 2>&1 &
@@ -13,7 +13,7 @@ What it does:
    or to the virtual environment, and the environment's own packages win over the
    copies pip puts beside mutmut.
 2. Copies the working tree (tracked and unignored files) into one work directory per
-   group of :data:`GROUPS` (``.mutation/work-laws``, ``.mutation/work-model``, ...) and
+   group of :data:`GROUPS` (``.mutation/work-laws``, ``.mutation/work-store``, ...) and
    configures mutmut there: the law family modules against the law and theorem tests,
    the store and the ContextFS step against the model's tests; each mutant is run
    against the tests of its group that reach it (mutmut records which tests reach which
@@ -23,7 +23,7 @@ What it does:
    Mutants run in processes forked from a server that has only collected the
    tests, so no cached verdict of an unmutated run can leak into a mutant's run.
    The groups can run side by side: ``--group laws --max-children 1`` in one
-   process and ``--group model --max-children 1`` in another, then
+   process and ``--group store --max-children 1`` in another, then
    ``--report-only --out ...`` to summarise both.
 3. Reports the kill rate — mutants some test failed on (killed or timed out)
    over all mutants, the ones no selected test reaches and the ones not yet tried
@@ -69,7 +69,7 @@ LAWS = [
     "coalg/laws/merge.py",
     "coalg/laws/foundations.py",
 ]
-MODEL = [
+STORE = [
     "coalg/model/store.py",
     "coalg/model/recordmap.py",
     "coalg/model/edgeindex.py",
@@ -94,8 +94,8 @@ GROUPS: dict[str, dict[str, list[str]]] = {
         "tests": ["tests/laws/test_mutants.py", "tests/laws/test_predicates.py",
                   "tests/laws/test_stepcheck.py", "tests/theorems"],
     },
-    "model": {
-        "scope": MODEL,
+    "store": {
+        "scope": STORE,
         "tests": ["tests/model"],
     },
     "conformance": {
@@ -116,7 +116,7 @@ the conformance kit against its own tests, whose core is the corpus of independe
 declared verdicts (``tests/conformance/layers``); and the ContextFS runtime, audit and
 differential modules against theirs."""
 
-SCOPE = LAWS + MODEL + CONFORMANCE + CONTEXTFS
+SCOPE = LAWS + STORE + CONFORMANCE + CONTEXTFS
 TESTS = sorted({t for g in GROUPS.values() for t in g["tests"]})
 
 DESELECT = {
@@ -532,7 +532,7 @@ def main() -> None:
     previous = json.loads(args.out.read_text(encoding="utf-8")) if args.out and args.out.exists() else {}
     result = report(status, seconds, retried)
     result["by_group"] = by_group | {g: {**v, "carried_over": True}
-                                     for g, v in carried_over(previous).items() if g not in by_group}
+                                     for g, v in carried_over(previous).items() if g not in by_group and g in GROUPS}
     # the modules and survivors of groups not run this time come from the previous file
     kept = {m: c for m, c in previous.get("by_module", {}).items() if _group_of(m) not in by_group}
     result["by_module"] = dict(sorted((result["by_module"] | kept).items()))

@@ -70,4 +70,4 @@ def test_old_results_files_are_summed_into_groups():
                 "machine": {"date": "then"}}
     groups = mutation.carried_over(previous)
     assert groups["laws"]["rate"] == 0.9
-    assert (groups["model"]["mutants"], groups["model"]["untried"], groups["model"]["rate"]) == (10, 4, 0.3)
+    assert (groups["store"]["mutants"], groups["store"]["untried"], groups["store"]["rate"]) == (10, 4, 0.3)
