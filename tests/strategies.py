@@ -33,28 +33,36 @@ allocates exactly the same identifiers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from hypothesis import strategies as st
 
 from coalg.model import (
+    ANCESTRY,
     DEFAULT_THETA,
+    ID_POSITIONS,
     Call,
     Delete,
     Evolve,
+    FrozenMap,
+    Id,
     Letter,
     Link,
     Merge,
     Oracle,
     Recall,
     RecallPrefix,
+    Record,
+    Relation,
     Save,
     SaveAt,
     Split,
     Supersede,
     Theta,
+    inverse,
+    run,
+    step,
 )
-from coalg.model import run, step
-from coalg.model import ANCESTRY, ID_POSITIONS, FrozenMap, Id, Record, Relation, inverse
 from coalg.model.store import EMPTY, Edge, Store
 
 __all__ = [
@@ -92,6 +100,7 @@ ALL_RELATIONS: tuple[Relation, ...] = tuple(Relation)
 # --------------------------------------------------------------------------- values
 
 
+@cache
 def identifiers(max_size: int = 3) -> st.SearchStrategy[Id]:
     """Short identifiers over ``ID_ALPHABET`` (``"a"``, ``"ab"``, ``"cba"``, …)."""
     return st.text(alphabet=ID_ALPHABET, min_size=1, max_size=max_size)
@@ -112,6 +121,7 @@ _SCALARS = (
 )
 
 
+@cache
 def json_values(max_leaves: int = 4) -> st.SearchStrategy[object]:
     """JSON-like data (no NaN or infinities): what a record's metadata may hold."""
     return st.recursive(
@@ -121,13 +131,17 @@ def json_values(max_leaves: int = 4) -> st.SearchStrategy[object]:
     )
 
 
+_FREE_METADATA = st.dictionaries(st.text("kvw", min_size=1, max_size=2), json_values(), max_size=2)
+_ANCESTRY_KEYS = st.sampled_from(("evolved_from", "merged_from", "split_from"))
+
+
 @st.composite
 def metadata(draw: st.DrawFn, ids: st.SearchStrategy[Id] | None = None) -> dict[str, object]:
     """A metadata dict: free keys, and sometimes the ancestry keys with well-typed values."""
     ids = identifiers() if ids is None else ids
-    d: dict[str, object] = draw(st.dictionaries(st.text("kvw", min_size=1, max_size=2), json_values(), max_size=2))
+    d: dict[str, object] = draw(_FREE_METADATA)
     if draw(st.booleans()):
-        key = draw(st.sampled_from(("evolved_from", "merged_from", "split_from")))
+        key = draw(_ANCESTRY_KEYS)
         d[key] = draw(st.lists(ids, min_size=1, max_size=3)) if key == "merged_from" else draw(ids)
     return d
 
@@ -140,12 +154,19 @@ def records(
     with_times: bool = True,
 ) -> st.SearchStrategy[Record]:
     """Records with small contents, a type and namespace from the given pools, tags and metadata."""
+    return _records(tuple(namespaces), tuple(types), with_metadata, with_times)
+
+
+@cache
+def _records(namespaces: tuple[str, ...], types: tuple[str, ...], with_metadata: bool,
+             with_times: bool) -> st.SearchStrategy[Record]:
+    """:func:`records`, built once per choice of pools (building a strategy costs more than drawing from it)."""
     times = st.none() | st.integers(0, 20) if with_times else st.none()
     return st.builds(
         Record,
         content=st.text(alphabet="abxy \n", max_size=6),
-        type=st.sampled_from(tuple(types)),
-        namespace=st.sampled_from(tuple(namespaces)),
+        type=st.sampled_from(types),
+        namespace=st.sampled_from(namespaces),
         tags=st.frozensets(st.sampled_from(TAGS), max_size=2),
         summary=st.none() | st.text(alphabet="s", max_size=2),
         metadata=metadata() if with_metadata else st.just({}),

@@ -11,7 +11,8 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from hypothesis import given, settings
+from budget import budget
+from hypothesis import given
 from hypothesis import strategies as st
 
 from coalg.model import (
@@ -55,14 +56,14 @@ def _sqlite_matches(conn: sqlite3.Connection, keys: list[str], p: str) -> list[s
     return [r[0] for r in rows]
 
 
-@settings(max_examples=400, deadline=None)
+@budget(400)
 @given(value=ids, pattern=prefixes)
 def test_like_is_sqlites(db: sqlite3.Connection, value: str, pattern: str) -> None:
     (expected,) = db.execute("SELECT ? LIKE ?", (value, pattern)).fetchone()
     assert like(value, pattern) is bool(expected)
 
 
-@settings(max_examples=300, deadline=None)
+@budget(300)
 @given(keys=st.sets(ids, max_size=12), p=prefixes)
 def test_like_matches_are_sqlites_rows(db: sqlite3.Connection, keys: set[str], p: str) -> None:
     expected = _sqlite_matches(db, sorted(keys), p)

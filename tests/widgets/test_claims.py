@@ -18,7 +18,8 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from budget import budget
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 ipywidgets = pytest.importorskip("ipywidgets")
@@ -37,8 +38,7 @@ from coalg.widgets.refinement_stepper import RefinementStepper
 from coalg.widgets.tour import _plain
 from coalg.widgets.tours import ancestry_tour, bitemporal_tour, refinement_tour
 
-BUDGET = settings(max_examples=25, derandomize=True, deadline=None,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+BUDGET = budget(25, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def _text(fragment: str) -> str:
