@@ -46,8 +46,9 @@ def realisation_law_table(name: str, max_len: int | None = None) -> dict[str, An
     (``None``: each clause's own, 3); the released package keeps its own budget,
     so asking it for a bound raises :class:`LengthNotForRuntime`.
 
-    >>> realisation_law_table("repaired")["realisation"]
-    'repaired'
+    >>> table = realisation_law_table("repaired", max_len=1)
+    >>> table["realisation"], table["clauses"]["L1"]["exhaustive_length"]
+    ('repaired', 1)
     >>> realisation_law_table("nope")
     Traceback (most recent call last):
     ...

@@ -79,23 +79,11 @@ def fibre_of(s: Store, a: Letter) -> str | None:
     return next(iter(spaces)) if len(spaces) == 1 else None
 
 
-_LAST: list[tuple[Store, str, Store]] = []
-
-
-def _restricted(s: Store, nu: str) -> Store:
-    """π_ν(s), remembered for the last store asked (the search asks for one store's calls in a row)."""
-    if _LAST and _LAST[0][0] is s and _LAST[0][1] == nu:
-        return _LAST[0][2]
-    small = restrict(s, nu)
-    _LAST[:] = [(s, nu, small)]
-    return small
-
-
 def confinement(realisation: Realisation, nu: str, before: Store, call: Call, output: Output, after: Store,
                 theta: Theta) -> Violation | None:
     """L4(i) for a call of A_ν(before): it commutes with π_ν and leaves every other namespace unchanged."""
     a, xi = call.letter, call.allocation
-    small = _restricted(before, nu)
+    small = restrict(before, nu)
     out_r, after_r = realisation.step(small, a, xi, theta=theta, faults=call.faults)
     want = restrict(after, nu)
     if out_r != output or after_r != want:

@@ -46,7 +46,6 @@ from coalg.laws.locality import (
     L4II,
     _alter,
     _record_diff,
-    _restricted,
     confinement,
     fibre_of,
     perturbations,
@@ -323,13 +322,6 @@ def test_confinement_both_ways_it_can_fail() -> None:
     stale = Transition(ok.start, (), TWO, Call(ok.call.letter, Allocation(("id0002",), 9)), ok.output, ok.after,
                        frozenset())
     assert L4I.step(CONTEXTFS, stale) == (0, None)  # type: ignore[misc]  # not strictly fresh
-
-
-def test_restriction_is_remembered_for_one_store() -> None:
-    a = _restricted(TWO, "alice")
-    assert a == restrict(TWO, "alice") and _restricted(TWO, "alice") is a
-    assert _restricted(TWO, "bob") == restrict(TWO, "bob") != a
-    assert _restricted(TIE, "alice") == TIE
 
 
 def test_perturbations_alter_every_field_outside_the_namespace() -> None:
