@@ -26,10 +26,10 @@ order that makes the first violation found a *minimal* one; what is enumerated
   clock readings are erased.  ``reduce=False`` keeps the exact stores
   (the search before the reduction, kept for benchmarks and for checks whose
   cases are whole histories rather than steps).
-* **Levels are computed lazily** and shared: :func:`explore` is a cached
-  function of its arguments, and explorations that differ only in their bound
-  share one engine, so the twelve law checks and the results of §5 pay for each
-  level once per (realisation, alphabet, faults, seeds, reduction).
+* **Levels are computed lazily** and shared: explorations that differ only in
+  their bound read one engine, the one memo of this module, so the twelve law
+  checks and the results of §5 pay for each level once per (realisation,
+  alphabet, faults, seeds, reduction).
 
 Random walks over the same alphabets, for longer words, are :mod:`coalg.laws.walks`.
 
@@ -291,12 +291,6 @@ class Exploration:
             yield from self._engine.stream(k, children=k < self.max_len)
 
 
-@cache
-def _exploration(realisation: Realisation, alphabet: str, faults: bool, max_len: int,
-                 seeds: tuple[Seed, ...], reduce: bool) -> Exploration:
-    return Exploration(realisation, alphabet, faults, max_len, seeds, reduce=reduce)
-
-
 def explore(
     realisation: Realisation,
     alphabet: str = "fragment",
@@ -327,24 +321,24 @@ def explore(
     Returns
     -------
     Exploration
-        A cached function of the arguments: every caller with the same arguments
-        shares one exploration, whose levels are computed on demand (and shared
-        with the explorations that differ only in ``max_len``).
+        A view of the levels up to ``max_len``.  The levels are computed on demand,
+        once per process: every exploration of the same realisation, alphabet,
+        faults, seeds and reduction reads the same computed levels, whatever its
+        ``max_len``.
 
     Examples
     --------
     >>> from coalg.model import CONTEXTFS
-    >>> explore(CONTEXTFS, max_len=1) is explore(CONTEXTFS, "fragment", max_len=1)
+    >>> explore(CONTEXTFS, max_len=1) == explore(CONTEXTFS, "fragment", max_len=1)
     True
     """
     if alphabet not in ALPHABETS:
         raise ValueError(f"unknown alphabet {alphabet!r}; known: {', '.join(sorted(ALPHABETS))}")
     if max_len < 0:
         raise ValueError(f"max_len must be at least 0, not {max_len}")
-    return _exploration(realisation, alphabet, faults, max_len, tuple(seeds), reduce)
+    return Exploration(realisation, alphabet, faults, max_len, tuple(seeds), reduce=reduce)
 
 
 def clear_cache() -> None:
-    """Forget every cached exploration (for benchmarks)."""
-    _exploration.cache_clear()
+    """Forget every computed level (for benchmarks)."""
     _engine.cache_clear()

@@ -16,8 +16,6 @@ the entry points ``check_<key>`` (:data:`CHECKS`) and the Table 2 columns
 
 from __future__ import annotations
 
-import copy
-from functools import cache
 from typing import Any
 
 from ..model import Realisation, call_from_json, get_realisation
@@ -87,7 +85,6 @@ def clause_entry(key: str, v: Verdict) -> dict[str, Any]:
     return entry
 
 
-@cache
 def _table(r: Realisation, max_len: int | None) -> dict[str, Any]:
     verdicts = check_many(CLAUSE_TABLE, r, max_len=max_len)
     return {"realisation": r.name, "clauses": {c.key: clause_entry(c.key, v) for c, v in zip(CLAUSE_TABLE, verdicts)}}
@@ -125,7 +122,8 @@ def law_table(realisation: Realisation | str, *, max_len: int | None = None) -> 
     ``repair`` (what the book's law summary says a repair needs), ``reading`` (which form was
     checked), ``summary``, and ``witness`` when it fails; L3 may carry
     ``fault_path`` and L7 ``reachable_set``, ``labels`` and ``strong_form``.
-    The result is a cached function of the realisation and bound, returned as a copy.
+    The verdicts are remembered (:func:`~coalg.laws.clause.check_many`), so a second
+    call with the same arguments only lays them out again, in a new dict.
 
     Examples
     --------
@@ -137,12 +135,11 @@ def law_table(realisation: Realisation | str, *, max_len: int | None = None) -> 
     r = get_realisation(realisation) if isinstance(realisation, str) else realisation
     if max_len is not None and max_len < 1:
         raise ValueError(f"the exhaustive bound must be at least 1, not {max_len}")
-    return copy.deepcopy(_table(r, max_len))
+    return _table(r, max_len)
 
 
 def clear_cache() -> None:
-    """Forget every cached law table, verdict and exploration (for benchmarks)."""
-    _table.cache_clear()
+    """Forget every remembered verdict and exploration (for benchmarks)."""
     clear_verdicts()
     clear_explorations()
 

@@ -74,12 +74,9 @@ def test_a_loaded_table_gives_the_computed_verdicts_without_a_search(
     computed = law_table(CONTEXTFS)
     _written(folder, entries)
     clear_verdicts()
-    from coalg.laws import table
-    table._table.cache_clear()
     assert law_tables.load(folder) == ["contextfs"]
     monkeypatch.setattr(clause_module, "_compute", _all_known)
     assert law_table(CONTEXTFS) == computed
-    table._table.cache_clear()
 
 
 def test_the_kernel_startup_file_loads_the_table(folder: Path, entries: list[dict[str, Any]],

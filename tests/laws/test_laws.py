@@ -379,17 +379,18 @@ def test_faults_are_refused_by_a_clause_checked_without_them() -> None:
         "edge writes succeed")
 
 
-def test_explorations_are_a_cached_function_of_their_arguments() -> None:
+def test_explorations_share_their_levels() -> None:
     a = explore(CONTEXTFS, max_len=1)
-    assert a is explore(CONTEXTFS, "fragment", max_len=1, seeds=list(SEEDS))  # same arguments, same exploration
-    assert a is not explore(CONTEXTFS, "fragment", max_len=1, faults=True)
+    b = explore(CONTEXTFS, "fragment", max_len=2, seeds=list(SEEDS))  # another bound, same levels
+    assert b.level(1) is a.level(1) and a.computed == b.computed
+    assert explore(CONTEXTFS, "fragment", max_len=1, faults=True).level(1) is not a.level(1)
     with pytest.raises(ValueError, match="unknown alphabet 'nope'"):
         explore(CONTEXTFS, "nope")
     t = law_table(CONTEXTFS)
     t["clauses"]["L1"]["holds"] = "tampered"
-    assert law_table(CONTEXTFS)["clauses"]["L1"]["holds"] is True  # a copy each time
+    assert law_table(CONTEXTFS)["clauses"]["L1"]["holds"] is True  # a new table each time
     clear_cache()
-    assert explore(CONTEXTFS, max_len=1) is not a
+    assert explore(CONTEXTFS, max_len=1).level(1) is not a.level(1)
 
 
 def test_laws_command_length_and_search_columns(capsys: pytest.CaptureFixture[str]) -> None:
