@@ -65,7 +65,7 @@ LAWS = [
     "coalg/laws/bitemporality.py",
     "coalg/laws/integrity.py",
     "coalg/laws/schema.py",
-    "coalg/laws/ancestry.py",
+    "coalg/laws/stability.py",
     "coalg/laws/merge.py",
     "coalg/laws/foundations.py",
 ]

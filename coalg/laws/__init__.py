@@ -10,7 +10,7 @@ the paper's results about it: :mod:`~coalg.laws.monotonicity` (L1, 5.1–5.2),
 (L3, 5.16), :mod:`~coalg.laws.locality` (L4, 3.22, 5.17–5.19),
 :mod:`~coalg.laws.resolution` (L5, 5.20), :mod:`~coalg.laws.bitemporality` (L6),
 :mod:`~coalg.laws.integrity` (L7, 5.30), :mod:`~coalg.laws.schema` (S1–S4, 5.6),
-:mod:`~coalg.laws.ancestry` (5.7–5.13), :mod:`~coalg.laws.merge` (5.24–5.25) and
+:mod:`~coalg.laws.stability` (5.7–5.13), :mod:`~coalg.laws.merge` (5.24–5.25) and
 :mod:`~coalg.laws.foundations` (3.6, 3.9); the law table (:mod:`~coalg.laws.table`)
 and the per-step check (:mod:`~coalg.laws.stepcheck`) on top.
 """

@@ -12,12 +12,6 @@ from .agreement import (
     record_view,
     router_lineage,
 )
-from .ancestry import (
-    check_5_7,
-    check_5_9,
-    check_5_12,
-    check_5_13,
-)
 from .bitemporality import check_L6
 from .clause import (
     Clause,
@@ -100,6 +94,12 @@ from .seeds import (
     full_alphabet,
     recording_alphabet,
     start_of,
+)
+from .stability import (
+    check_5_7,
+    check_5_9,
+    check_5_12,
+    check_5_13,
 )
 from .stepcheck import (
     STEP_CLAUSES,

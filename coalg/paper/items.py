@@ -28,7 +28,7 @@ titles), :mod:`coalg.paper.traceability` and :mod:`coalg.paper.registry` all
 read it.
 
 >>> numbered("5.7").function, numbered("5.7").test, numbered("5.7").kind
-('coalg.laws.ancestry.check_5_7', 'test_item_5_7', 'property')
+('coalg.laws.stability.check_5_7', 'test_item_5_7', 'property')
 >>> numbered("L4i").table2.title
 'confinement'
 """
@@ -174,10 +174,10 @@ NUMBERED: tuple[NumberedItem, ...] = (
        "coalg.laws.monotonicity.check_5_2"),
     _w("5.6", "ContextFS instantiates the derivation schema", "instantiation", "property",
        "coalg.laws.schema.check_5_6"),
-    _w("5.7", "Ancestry is stable", "theorem", "property", "coalg.laws.ancestry.check_5_7"),
-    _w("5.9", "The fragment is closed and reachable", "instantiation", "property", "coalg.laws.ancestry.check_5_9"),
-    _w("5.12", "Behavioural stability of ancestry", "theorem", "property", "coalg.laws.ancestry.check_5_12"),
-    _w("5.13", "Full lineage is not stable", "instantiation", "counterexample", "coalg.laws.ancestry.check_5_13"),
+    _w("5.7", "Ancestry is stable", "theorem", "property", "coalg.laws.stability.check_5_7"),
+    _w("5.9", "The fragment is closed and reachable", "instantiation", "property", "coalg.laws.stability.check_5_9"),
+    _w("5.12", "Behavioural stability of ancestry", "theorem", "property", "coalg.laws.stability.check_5_12"),
+    _w("5.13", "Full lineage is not stable", "instantiation", "counterexample", "coalg.laws.stability.check_5_13"),
     _w("5.14", "Two ancestry representations that need not agree (L2 fails)", "instantiation", "counterexample",
        "coalg.laws.agreement.check_5_14"),
     _w("5.15", "Two representations, two fallbacks, two entry shapes", "instantiation", "counterexample",

@@ -9,7 +9,7 @@ it.
 >>> known_items()[:4]
 ['3.6', '3.9', '3.20', '3.22']
 >>> get_item("5.7").function, get_item("5.7").kind
-('coalg.laws.ancestry.check_5_7', 'property')
+('coalg.laws.stability.check_5_7', 'property')
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ not decorated as the item its row names.
 
 >>> row = by_item("5.7")
 >>> row.function, row.test, row.nature
-('coalg.laws.ancestry.check_5_7', 'test_item_5_7', 'theorem')
+('coalg.laws.stability.check_5_7', 'test_item_5_7', 'theorem')
 >>> {r.status for r in TABLE} <= {"done", "pending", "planned"}
 True
 """
@@ -46,7 +46,7 @@ def by_item(item: str) -> Row:
 
 
 def resolve(path: str) -> Any:
-    """Import the object a dotted path names (``coalg.laws.ancestry.check_5_7``), longest module prefix first.
+    """Import the object a dotted path names (``coalg.laws.stability.check_5_7``), longest module prefix first.
 
     >>> resolve("coalg.model.store.Store").__name__
     'Store'

@@ -27,7 +27,7 @@ from coalg.laws.agreement import (
     record_view,
     router_lineage,
 )
-from coalg.laws.ancestry import _ac_plus_failure, _stable, _theorem_5_7
+from coalg.laws.stability import _ac_plus_failure, _stable, _theorem_5_7
 from coalg.laws.bitemporality import (
     _HOLDS,
     _READING,
