@@ -44,10 +44,7 @@ def named_ids(r: Record) -> frozenset[Id]:
     """The identifiers ``r`` names in its ancestry metadata (meta_r for r ∈ R⁻)."""
     if not r.metadata:
         return frozenset()
-    out: frozenset[Id] = frozenset()
-    for rel in ANCESTRY:
-        out |= meta_ancestry(r, rel)
-    return out
+    return frozenset().union(*(meta_ancestry(r, rel) for rel in ANCESTRY))
 
 
 def _clocks(i: Id, r: Record) -> tuple[tuple[Time, Id], ...]:

@@ -137,7 +137,7 @@ class FrozenMap(Mapping[str, Any]):
     raises ``ValueError`` before any recursion could overflow the stack.
     """
 
-    __slots__ = ("_items", "_hash", "_depth")
+    __slots__ = ("_items", "_hash", "_depth", "_key")
 
     def __init__(self, items: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
         pairs = items.items() if isinstance(items, Mapping) else items
@@ -151,6 +151,7 @@ class FrozenMap(Mapping[str, Any]):
             depth = max(depth, dv)
         self._items: tuple[tuple[str, Any], ...] = tuple(sorted(d.items()))
         self._hash: int | None = None
+        self._key: tuple[tuple[str, Any], ...] | None = None
         self._depth = depth + 1
 
     def __getitem__(self, key: str) -> Any:
@@ -159,6 +160,12 @@ class FrozenMap(Mapping[str, Any]):
                 return v
         raise KeyError(key)
 
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self._items:
+            if k == key:
+                return v
+        return default
+
     def __iter__(self) -> Iterator[str]:
         return (k for k, _ in self._items)
 
@@ -166,7 +173,10 @@ class FrozenMap(Mapping[str, Any]):
         return len(self._items)
 
     def _typed(self) -> tuple[tuple[str, Any], ...]:
-        return tuple((k, _typed(v)) for k, v in self._items)
+        """The items with every value tagged by its type: what equality and the hash compare."""
+        if self._key is None:
+            self._key = tuple((k, _typed(v)) for k, v in self._items)
+        return self._key
 
     def __hash__(self) -> int:
         if self._hash is None:
