@@ -45,6 +45,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 import yaml  # type: ignore[import-untyped]
+from shared_build import ensure_built
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB_DIR = ROOT / "tools" / "lab"
@@ -520,9 +521,12 @@ def _execute(path: Path, cwd: Path) -> None:
 def kernel_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An ``IPYTHONDIR`` whose kernels start with the law tables, as the book build's do.
 
-    The tables are computed once per session (tools/sphinxext/law_tables.py;
-    tests/book/test_law_tables.py checks that a loaded verdict equals the computed
-    one); every chapter still runs every cell in a fresh kernel.
+    The tables are the ones the book build of this run wrote (these tests are marked
+    ``book``): the build is waited for, and its folder is used when it holds a valid
+    table of this code for both realisations; otherwise they are computed here, once
+    per session (tools/sphinxext/law_tables.py; tests/book/test_law_tables.py checks
+    that a loaded verdict equals the computed one).  Every chapter still runs every
+    cell in a fresh kernel.
     """
     spec = importlib.util.spec_from_file_location("law_tables", ROOT / "tools" / "sphinxext" / "law_tables.py")
     assert spec is not None and spec.loader is not None
@@ -530,11 +534,14 @@ def kernel_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     spec.loader.exec_module(law_tables)
     from coalg.laws.table import CLAUSES
 
-    folder = law_tables.private_folder(tmp_path_factory.mktemp("build") / "law-tables")
-    assert folder is not None
-    digest = law_tables.code_digest()
-    for name in ("contextfs", "repaired"):
-        law_tables.write(folder, name, law_tables.table_json(name, law_tables.compute(name, CLAUSES), digest))
+    ensure_built()
+    folder = ROOT / "_build" / ".jupyter_cache" / "law-tables"  # where tools/sphinxext/coalg_execute.py puts them
+    if sorted(law_tables.load(folder)) != ["contextfs", "repaired"]:
+        folder = law_tables.private_folder(tmp_path_factory.mktemp("build") / "law-tables")
+        assert folder is not None
+        digest = law_tables.code_digest()
+        for name in ("contextfs", "repaired"):
+            law_tables.write(folder, name, law_tables.table_json(name, law_tables.compute(name, CLAUSES), digest))
     ipython_dir = tmp_path_factory.mktemp("ipython")
     startup = ipython_dir / "profile_default" / "startup"
     startup.mkdir(parents=True)

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from budget import DEEP
+
 from coalg.laws import SEEDS, fragment_alphabet, start_of
 from coalg.model import CONTEXTFS, REPAIRED, Allocation, Created, Err, Merge, creates, run
 from coalg.model import call_from_json, store_from_json
@@ -27,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 HOME = {
     "3.6": "foundations", "3.9": "foundations", "3.22": "locality", "5.1": "monotonicity", "5.2": "monotonicity",
-    "5.6": "schema", "5.7": "ancestry", "5.9": "ancestry", "5.12": "ancestry", "5.13": "ancestry",
+    "5.6": "schema", "5.7": "stability", "5.9": "stability", "5.12": "stability", "5.13": "stability",
     "5.14": "agreement", "5.15": "agreement", "5.16": "inverse_closure", "5.17": "locality", "5.18": "locality",
     "5.19": "locality", "5.20": "resolution", "5.24": "merge", "5.25": "merge", "5.30": "integrity",
 }
@@ -301,9 +303,16 @@ def other_hash_seed() -> str:
     return "12345" if mine == "0" else "0"
 
 
+LAW_SEARCHES = {"5.6", "5.14", "5.17", "5.30"}
+"""Items whose verdicts are whole law searches at length 3 (a minute in another interpreter): the
+fast profile leaves them to the law tables' own hash-seed comparison (test_laws.py, to length 2);
+``make verify`` compares them here too."""
+
+
 def test_items_identical_under_pythonhashseed() -> None:
+    items = MINE if DEEP else tuple(n for n in MINE if n not in LAW_SEARCHES)
     env = dict(os.environ, PYTHONHASHSEED=other_hash_seed(), PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-c", SCRIPT, *MINE], env=env, cwd=ROOT, capture_output=True,
+    p = subprocess.run([sys.executable, "-c", SCRIPT, *items], env=env, cwd=ROOT, capture_output=True,
                        text=True, timeout=300, check=True)
-    here = [SEEN.get(n) or as_json(run_item(n)) for n in MINE]
-    assert p.stdout.splitlines() == here and len(here) == len(MINE)
+    here = [SEEN.get(n) or as_json(run_item(n)) for n in items]
+    assert p.stdout.splitlines() == here and len(here) == len(items) >= len(MINE) - len(LAW_SEARCHES)

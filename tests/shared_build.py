@@ -1,0 +1,114 @@
+"""The web book built once for a whole test run, shared by every test process that needs it.
+
+:func:`ensure_built` returns ``_build/html``, building it exactly as ``make book`` does unless
+it is newer than every source; under pytest-xdist one process builds while holding a lock
+in ``_build`` and the others wait for it, then reuse the build.  The book's tests reach it
+through the ``built_book`` fixture (``tests/book/conftest.py``); the lab tests use the law
+tables the build computed (``tests/lab/test_lab.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILD_DIR = ROOT / "_build"
+HTML_DIR = BUILD_DIR / "html"
+
+# Everything that can change the built HTML. coalg/ is included because chapters import it.
+SOURCE_GLOBS = (
+    "_config.yml",
+    "_toc.yml",
+    "book/**/*",
+    "notebooks/**/*",
+    "coalg/**/*.py",
+    "tools/sphinxext/**/*",
+    "_vendor/offline/**/*",
+)
+
+
+def _newest_source_mtime() -> float:
+    newest = 0.0
+    for pattern in SOURCE_GLOBS:
+        for path in ROOT.glob(pattern):
+            if ".ipynb_checkpoints" in path.parts or "__pycache__" in path.parts:
+                continue
+            if path.is_file():
+                newest = max(newest, path.stat().st_mtime)
+    return newest
+
+
+def _jupyter_book() -> str:
+    beside = Path(sys.executable).parent / "jupyter-book"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("jupyter-book")
+    if found is None:
+        pytest.fail("jupyter-book is not installed; run `make setup`")
+    return found
+
+
+def build_book(extra_args: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """Run the book build exactly as `make book` does; return the finished process."""
+    shutil.rmtree(HTML_DIR, ignore_errors=True)
+    cmd = [_jupyter_book(), "build", ".", "-W", "-n", "--keep-going", "--all", *extra_args]
+    return subprocess.run(
+        cmd, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False
+    )
+
+
+BUILD_LOCK_SECONDS = 3600
+"""How long a test process waits for another one's book build before it fails."""
+
+
+@contextlib.contextmanager
+def _build_lock() -> Iterator[None]:
+    """Hold `_build/.book-build.lock`: one process of a parallel run (pytest -n) builds, the others wait.
+
+    The lock is taken without blocking, retried every second until
+    ``BUILD_LOCK_SECONDS``; a process that waits longer fails with a clear message.
+    """
+    BUILD_DIR.mkdir(exist_ok=True)
+    fd = os.open(BUILD_DIR / ".book-build.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        deadline = time.monotonic() + BUILD_LOCK_SECONDS
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"another test process held the book build lock for {BUILD_LOCK_SECONDS} s")
+                time.sleep(1)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def ensure_built() -> Path:
+    """`_build/html`, rebuilt unless its index.html is newer than every source file.
+
+    Under pytest-xdist each worker asks; the first builds while holding the build
+    lock, and the others, once they get the lock, find the fresh build and reuse it.
+    """
+    index = HTML_DIR / "index.html"
+    with _build_lock():
+        if index.exists() and index.stat().st_mtime > _newest_source_mtime():
+            return HTML_DIR
+        if not (ROOT / "_vendor" / "offline").is_dir():
+            pytest.fail("_vendor/offline is missing; run `make setup` (npm ci + tools/vendor_js.sh)")
+        proc = build_book()
+        if proc.returncode != 0 or not index.exists():
+            tail = "\n".join(proc.stdout.splitlines()[-80:])
+            pytest.fail(f"book build failed (exit {proc.returncode}); last lines:\n{tail}")
+    return HTML_DIR
