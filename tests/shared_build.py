@@ -72,7 +72,7 @@ BUILD_LOCK_SECONDS = 3600
 
 
 @contextlib.contextmanager
-def _build_lock() -> Iterator[None]:
+def build_lock() -> Iterator[None]:
     """Hold `_build/.book-build.lock`: one process of a parallel run (pytest -n) builds, the others wait.
 
     The lock is taken without blocking, retried every second until
@@ -102,7 +102,7 @@ def ensure_built() -> Path:
     lock, and the others, once they get the lock, find the fresh build and reuse it.
     """
     index = HTML_DIR / "index.html"
-    with _build_lock():
+    with build_lock():
         if index.exists() and index.stat().st_mtime > _newest_source_mtime():
             return HTML_DIR
         if not (ROOT / "_vendor" / "offline").is_dir():

@@ -45,7 +45,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 import yaml  # type: ignore[import-untyped]
-from shared_build import ensure_built
+from shared_build import build_lock
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB_DIR = ROOT / "tools" / "lab"
@@ -521,12 +521,12 @@ def _execute(path: Path, cwd: Path) -> None:
 def kernel_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An ``IPYTHONDIR`` whose kernels start with the law tables, as the book build's do.
 
-    The tables are the ones the book build of this run wrote (these tests are marked
-    ``book``): the build is waited for, and its folder is used when it holds a valid
-    table of this code for both realisations; otherwise they are computed here, once
-    per session (tools/sphinxext/law_tables.py; tests/book/test_law_tables.py checks
-    that a loaded verdict equals the computed one).  Every chapter still runs every
-    cell in a fresh kernel.
+    The tables are the ones the book build wrote, when its folder holds a valid table
+    of this code for both realisations (a build another test process is running is
+    waited for); otherwise they are computed here, once per session
+    (tools/sphinxext/law_tables.py; tests/book/test_law_tables.py checks that a loaded
+    verdict equals the computed one).  Every chapter still runs every cell in a fresh
+    kernel.
     """
     spec = importlib.util.spec_from_file_location("law_tables", ROOT / "tools" / "sphinxext" / "law_tables.py")
     assert spec is not None and spec.loader is not None
@@ -534,7 +534,8 @@ def kernel_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     spec.loader.exec_module(law_tables)
     from coalg.laws.table import CLAUSES
 
-    ensure_built()
+    with build_lock():  # a build in progress writes the tables first
+        pass
     folder = ROOT / "_build" / ".jupyter_cache" / "law-tables"  # where tools/sphinxext/coalg_execute.py puts them
     if sorted(law_tables.load(folder)) != ["contextfs", "repaired"]:
         folder = law_tables.private_folder(tmp_path_factory.mktemp("build") / "law-tables")
