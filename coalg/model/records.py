@@ -161,6 +161,7 @@ class FrozenMap(Mapping[str, Any]):
         raise KeyError(key)
 
     def get(self, key: str, default: Any = None) -> Any:
+        """The value at ``key``, or ``default`` when the map has none."""
         for k, v in self._items:
             if k == key:
                 return v
