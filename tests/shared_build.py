@@ -3,14 +3,16 @@
 :func:`ensure_built` returns ``_build/html``, building it exactly as ``make book`` does unless
 it is newer than every source; under pytest-xdist one process builds while holding a lock
 in ``_build`` and the others wait for it, then reuse the build.  The book's tests reach it
-through the ``built_book`` fixture (``tests/book/conftest.py``); the lab tests use the law
-tables the build computed (``tests/lab/test_lab.py``).
+through the ``built_book`` fixture (``tests/book/conftest.py``).  :func:`build_law_tables` hands
+a test process the law tables that build computed, so the tests that read whole law tables
+(the lab's kernels, tests/laws) do not search them again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -18,6 +20,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -112,3 +115,26 @@ def ensure_built() -> Path:
             tail = "\n".join(proc.stdout.splitlines()[-80:])
             pytest.fail(f"book build failed (exit {proc.returncode}); last lines:\n{tail}")
     return HTML_DIR
+
+
+def _law_tables_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("_build_law_tables", ROOT / "tools" / "sphinxext" / "law_tables.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def build_law_tables() -> Path | None:
+    """The folder in which a book build wrote the law tables of both model realisations, each a
+    valid table of this very code (``None``: there is none, or it is not valid).
+
+    Loading it hands this process the verdicts (:func:`law_tables.load`): a test that then asks
+    for a law table at the default bound gets exactly the computed verdicts without searching
+    again (tests/book/test_law_tables.py checks that a loaded verdict is the computed one).
+    """
+    law_tables = _law_tables_module()
+    for folder in sorted((BUILD_DIR / ".jupyter_cache").glob("*/law-tables")):
+        if sorted(law_tables.load(folder)) == ["contextfs", "repaired"]:
+            return folder
+    return None

@@ -45,7 +45,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 import yaml  # type: ignore[import-untyped]
-from shared_build import build_lock
+from shared_build import build_law_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB_DIR = ROOT / "tools" / "lab"
@@ -522,8 +522,8 @@ def kernel_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An ``IPYTHONDIR`` whose kernels start with the law tables, as the book build's do.
 
     The tables are the ones the book build wrote, when its folder holds a valid table
-    of this code for both realisations (a build another test process is running is
-    waited for); otherwise they are computed here, once per session
+    of this code for both realisations (:func:`shared_build.build_law_tables`); otherwise
+    they are computed here, once per session
     (tools/sphinxext/law_tables.py; tests/book/test_law_tables.py checks that a loaded
     verdict equals the computed one).  Every chapter still runs every cell in a fresh
     kernel.
@@ -534,10 +534,8 @@ def kernel_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     spec.loader.exec_module(law_tables)
     from coalg.laws.table import CLAUSES
 
-    with build_lock():  # a build in progress writes the tables first
-        pass
-    folder = ROOT / "_build" / ".jupyter_cache" / "law-tables"  # where tools/sphinxext/coalg_execute.py puts them
-    if sorted(law_tables.load(folder)) != ["contextfs", "repaired"]:
+    folder = build_law_tables()
+    if folder is None:
         folder = law_tables.private_folder(tmp_path_factory.mktemp("build") / "law-tables")
         assert folder is not None
         digest = law_tables.code_digest()

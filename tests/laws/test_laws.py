@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from budget import DEEP
+from shared_build import build_law_tables
 
 from coalg.cli import UnknownRealisation, main, realisation_law_table
 from coalg.model import Allocation, Letter, Merge, Realisation, Save, Store, Theta, creates, named
@@ -58,6 +59,7 @@ EXPECTED_CONTEXTFS = {
 
 @pytest.fixture(scope="module")
 def tables() -> dict[str, dict[str, Any]]:
+    build_law_tables()  # the verdicts this run's book build computed, when there are valid ones
     return {"contextfs": law_table(CONTEXTFS), "repaired": law_table(REPAIRED)}
 
 

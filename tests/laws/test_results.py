@@ -15,7 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from budget import DEEP
+from shared_build import build_law_tables
 
 from coalg.laws import SEEDS, fragment_alphabet, start_of
 from coalg.model import CONTEXTFS, REPAIRED, Allocation, Created, Err, Merge, creates, run
@@ -35,6 +37,12 @@ HOME = {
 }
 """Each result's module: the family of the law it is about."""
 MINE = tuple(HOME)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _build_verdicts() -> None:
+    """The law verdicts this run's book build computed, when there are valid ones (no search again)."""
+    build_law_tables()
 
 
 SEEN: dict[str, str] = {}
