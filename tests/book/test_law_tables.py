@@ -34,12 +34,19 @@ import law_tables
 
 
 @pytest.fixture(scope="module")
-def entries() -> list[dict[str, Any]]:
-    """The ContextFS law table as the build's workers compute it (one group at a time)."""
+def computed() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The ContextFS law table as the build's workers compute it (one group at a time), and as
+    :func:`law_table` lays out the verdicts those searches left in this process."""
+    clear_verdicts()
     found: list[dict[str, Any]] = []
     for group in exploration_groups(CLAUSE_TABLE, CONTEXTFS):
         found += law_tables.compute("contextfs", [c.key for c in group])
-    return sorted(found, key=lambda e: CLAUSES.index(e["clause"]))
+    return sorted(found, key=lambda e: CLAUSES.index(e["clause"])), law_table(CONTEXTFS)
+
+
+@pytest.fixture
+def entries(computed: tuple[list[dict[str, Any]], dict[str, Any]]) -> list[dict[str, Any]]:
+    return computed[0]
 
 
 @pytest.fixture
@@ -70,13 +77,14 @@ def test_every_clause_is_in_the_table(entries: list[dict[str, Any]]) -> None:
 
 
 def test_a_loaded_table_gives_the_computed_verdicts_without_a_search(
-        folder: Path, entries: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
-    computed = law_table(CONTEXTFS)
+        folder: Path, computed: tuple[list[dict[str, Any]], dict[str, Any]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    entries, table = computed
     _written(folder, entries)
     clear_verdicts()
     assert law_tables.load(folder) == ["contextfs"]
     monkeypatch.setattr(clause_module, "_compute", _all_known)
-    assert law_table(CONTEXTFS) == computed
+    assert law_table(CONTEXTFS) == table
 
 
 def test_the_kernel_startup_file_loads_the_table(folder: Path, entries: list[dict[str, Any]],
