@@ -57,9 +57,10 @@ pdf: setup
 	@echo "pdf: _build/pdf/book.pdf"
 
 # On every core (pytest-xdist); a test file's tests stay in one process, so the fixtures a
-# file shares are made once, and the processes share one book build (tests/book/conftest.py).
+# file shares are made once, and the processes share one book build (tests/shared_build.py).
+# The longest files are handed out first, in the order tests/conftest.py collects them.
 test: setup
-	$(PY) -m pytest -n auto --dist loadfile --durations=30
+	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder --durations=30
 
 # Each step's output goes to the terminal and to a log in $(VERIFY_LOG); the summary repeats the
 # seed, the pytest tally and each model's law tally. Exit status 1 if any step failed.

@@ -46,6 +46,38 @@ def pytest_configure(config: pytest.Config) -> None:
             config.option.hypothesis_seed = str(budget.SEED)
 
 
+LONGEST_FIRST = (
+    "tests/book/test_book_build.py",  # builds the book, which writes the law tables in its first minute
+    "tests/cli/test_acceptance.py",
+    "tests/widgets/test_explorers_browser.py",
+    "tests/widgets/test_voila_load.py",
+    "tests/model/test_store_work.py",
+    "tests/conformance/test_conformance.py",
+    "tests/contextfs/test_runtime.py",
+    "tests/laws/test_reduction.py",
+    "tests/laws/test_results.py",
+    "tests/book/test_law_tables.py",
+    "tests/conformance/test_layer_corpus.py",
+    "tests/contextfs/test_differential.py",
+    "tests/lab/test_lab.py",
+)
+"""The test files that take longest, longest first (as a whole run measured them), collected before
+the others: pytest-xdist hands each worker whole files in collection order (``--dist loadfile``),
+so a run ends with short files on both workers instead of one long file on one.  The files that
+read law tables come after the book build has had time to write them (tests/shared_build.py)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Collect :data:`LONGEST_FIRST` first, in its order; every other test keeps its place."""
+    rank = {path: k for k, path in enumerate(LONGEST_FIRST)}
+    order = {id(item): k for k, item in enumerate(items)}
+
+    def key(item: pytest.Item) -> tuple[int, int]:
+        return rank.get(item.nodeid.split("::", 1)[0], len(rank)), order[id(item)]
+
+    items.sort(key=key)
+
+
 def _profile_line(config: pytest.Config) -> str:
     given = config.getoption("hypothesis_seed", None)
     if budget.SEED is not None and given is not None and given != str(budget.SEED):
