@@ -48,7 +48,12 @@ with PYTHONHASHSEED=0, so the output is the same every time; what the layer
 prints goes to stderr.
 
 A bounded exploration can refute a law, never prove it: a clause that holds
-held on every word tried.
+held on every word tried. The kit judges a layer by what records() and edges()
+show: while it explores, two words that leave the same records and edges
+stand for one layer. Every run a failure cites is made again, word for word,
+on a fresh layer before it is reported, so a witness is what the layer does;
+state the layer keeps but does not show (a tombstone outside records(), a
+cache) is judged only through what later calls do.
 
 What each clause reads from the layer, and when it does not apply:
 

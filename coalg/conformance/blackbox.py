@@ -22,7 +22,13 @@ layer the kit can only drive through the protocol:
   :attr:`BlackBox.skipped`);
 * replaying a word must show the store it showed before: a layer that is not
   deterministic up to the names of its identifiers raises
-  :class:`Nondeterministic`.
+  :class:`Nondeterministic`;
+* a store stands for the first word that showed it: a step from it continues a
+  layer that made exactly that word, never one that reached the same records and
+  edges another way.  A layer whose later calls depend on state it does not show
+  (a tombstone kept outside ``records()``) is so judged as the layer that word
+  made, consistently; the runs a witness cites are made again word for word by
+  :class:`Replay`.
 
 Every call's θ is ignored (a layer has no θ: its undeclared orders are
 looked for across interpreters, :mod:`coalg.conformance.order`), and no edge
@@ -33,7 +39,7 @@ fault-free.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +63,7 @@ from ..model import (
 from .protocol import Capabilities
 from .session import PrefixNote, Session
 
-__all__ = ["BlackBox", "Nondeterministic", "Path", "Unconstructible", "project"]
+__all__ = ["BlackBox", "Nondeterministic", "Path", "Replay", "Unconstructible", "project"]
 
 
 class Unconstructible(Exception):
@@ -134,6 +140,10 @@ class BlackBox:
         return Session(self.factory, self.caps)
 
     def _park(self, sess: Session) -> None:
+        """Keep ``sess`` for later steps from its store, if it made the word that store stands for."""
+        if self.registry.get(sess.store) != self.path_of(sess):
+            sess.close()
+            return
         old = self._live.pop(sess.store, None)
         if old is not None and old is not sess:
             old.close()
@@ -239,3 +249,73 @@ class BlackBox:
         self.registry.clear()
         self._failed.clear()
         self.trace.clear()
+
+
+class Replay:
+    """A layer run word by word, nothing shared between words: the runs a witness cites, made exactly.
+
+    Its :attr:`realisation` steps only stores it returned itself (or the fresh
+    store), and a step continues the very run that showed that store -- made again
+    on a fresh layer when the live one has moved on.  So a word stepped through it
+    is exactly that word made on a fresh layer, even for a layer that keeps state it
+    does not show; a replay that shows another store than before raises
+    :class:`Nondeterministic`.
+    """
+
+    def __init__(self, factory: Callable[[], Any], caps: Capabilities, name: str = "layer") -> None:
+        self.factory, self.caps = factory, caps
+        self._live: Session | None = Session(factory, caps)
+        self.fresh = self._live.store
+        self._words: dict[int, tuple[Store, tuple[Call, ...]]] = {id(self.fresh): (self.fresh, ())}
+        self.realisation = Realisation(
+            name, self._step, f"the memory layer {name}, each word made on a fresh layer",
+            declares_valid_time=caps.has("valid_time"), edge_faults=False)
+
+    def _word_of(self, s: Store) -> tuple[Call, ...]:
+        known = self._words.get(id(s))
+        if known is not None and known[0] is s:
+            return known[1]
+        if s == self.fresh:
+            return ()  # a store this runner did not show, equal to a fresh layer's: a fresh layer
+        raise Unconstructible
+
+    def _at(self, calls: tuple[Call, ...]) -> Session:
+        live = self._live
+        if live is not None and tuple(live.calls) == calls:
+            return live
+        if live is not None:
+            live.close()
+        self._live = None
+        sess = Session(self.factory, self.caps)
+        for c in calls:
+            sess.apply(c)
+        self._live = sess
+        return sess
+
+    def _step(self, s: Store, a: Letter, xi: Allocation = Allocation(), *, theta: Theta = DEFAULT_THETA,
+              faults: frozenset[int] = frozenset()) -> tuple[Output, Store]:
+        calls = self._word_of(s)
+        sess = self._at(calls)
+        if calls and sess.store != s:
+            raise Nondeterministic(calls, s, sess.store)
+        call = Call(a, xi, faults)
+        out = sess.apply(call)
+        after = sess.store
+        self._words[id(after)] = (after, calls + (call,))
+        return out, after
+
+    def run(self, calls: Sequence[Call]) -> list[tuple[Output, Store]]:
+        """Each call's output and the store after it, ``calls`` made on a fresh layer."""
+        s, seen = self.fresh, []
+        for c in calls:
+            out, s = self._step(s, c.letter, c.allocation, faults=c.faults)
+            seen.append((out, s))
+        return seen
+
+    def close(self) -> None:
+        """Close the live layer and forget every store."""
+        if self._live is not None:
+            self._live.close()
+        self._live = None
+        self._words.clear()
+

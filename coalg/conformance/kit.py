@@ -12,12 +12,12 @@ ids["id0002"] = m.evolve(ids["id0001"][:-1], 'v2')
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..bitemporal import History, theorem_5_27
 from ..errors import CoalgError
-from ..laws import get_clause
+from ..laws import Transition, get_clause
 from ..model import (
     Allocation,
     Call,
@@ -32,8 +32,9 @@ from ..model import (
     output_to_json,
     store_to_json,
 )
-from .blackbox import BlackBox, Nondeterministic, Unconstructible
-from .compare import difference
+from ..paper import Verdict
+from .blackbox import BlackBox, Nondeterministic, Replay, Unconstructible, project
+from .compare import difference, observe
 from .detect import inspect_layer
 from .judge import REDUNDANCY_KEYS, STEP_KEYS, Finding, Judge
 from .order import HASHSEEDS, OrderFindings, across_interpreters
@@ -58,33 +59,37 @@ class LawViolation(AssertionError):
         self.report = report
 
 
-def _outputs(bb: BlackBox, calls: Sequence[Call]) -> list[Output]:
-    s, outs = bb.fresh, []
-    for c in calls:
-        out, s = bb.realisation.step(s, c.letter, c.allocation)
-        outs.append(out)
-    return outs
+def _cited(bb: BlackBox, runner: Replay, t: Transition) -> tuple[tuple[Call, ...], list[Output]]:
+    """The word behind ``t`` -- the word its store ``before`` stands for in the black box, then the call --
+    and each call's output when that word is made on a fresh layer, which must be exactly ``t``."""
+    path = bb.registry.get(project(t.before, bb.caps.has("valid_time")))
+    word = (path.calls if path is not None else t.prefix) + (t.call,)
+    made = runner.run(word)
+    before = made[-2][1] if len(made) > 1 else runner.fresh
+    if observe([made[-1][0]], made[-1][1]) != observe([t.output], t.after) or before != t.before:
+        raise Nondeterministic(word, t.after, made[-1][1])
+    return word, [out for out, _ in made]
 
 
-def _step_witness(f: Finding, bb: BlackBox, spec: str | None) -> dict[str, Any]:
+def _step_witness(f: Finding, bb: BlackBox, runner: Replay, spec: str | None) -> dict[str, Any]:
     t, vt = f.transition, bb.caps.has("valid_time")
-    outs = _outputs(bb, t.word)
+    word, outs = _cited(bb, runner, t)
     w: dict[str, Any] = {
-        "word": [call_to_json(c) for c in t.word], "calls": python_calls(t.word, outs, valid_time=vt),
+        "word": [call_to_json(c) for c in word], "calls": python_calls(word, outs, valid_time=vt),
         "before": store_to_json(t.before), "after": store_to_json(t.after), "output": output_to_json(t.output),
-        "offending": f.problem.offending, "explanation": f.problem.explanation, "length": len(t.word),
+        "offending": f.problem.offending, "explanation": f.problem.explanation, "length": len(word),
         "minimality": f.how, **f.problem.extra,
     }
     said = bb.messages.get((t.before, t.call))
     if said:
         w["refusal"] = said
-    runs = [("the word", t.word, outs)]
+    runs = [("the word", word, outs)]
     if f.other is not None:
         path, call = f.other
         other = path.calls + (call,)
         w["other_word"] = [call_to_json(c) for c in other]
         runs.append(("the same last call on the other store the clause compares with", other,
-                     _outputs(bb, other)))
+                     [out for out, _ in runner.run(other)]))
     w["replay"] = replay_script(spec, runs, valid_time=vt)
     return w
 
@@ -113,14 +118,15 @@ def _one_representation(key: str, judge: Judge, n: int) -> str | None:
             f"({n} cases)")
 
 
-def _step_entries(judge: Judge, bb: BlackBox, spec: str | None) -> dict[str, dict[str, Any]]:
+def _step_entries(judge: Judge, bb: BlackBox, runner: Replay, spec: str | None) -> dict[str, dict[str, Any]]:
     out = {}
     for key in STEP_KEYS:
         n, skipped = judge.explored[key], judge.skipped[key]
         f = judge.found.get(key)
         one = _one_representation(key, judge, n)
         if f is not None:
-            out[key] = clause_entry(key, False, n, f.problem.explanation, _step_witness(f, bb, spec), skipped)
+            out[key] = clause_entry(key, False, n, f.problem.explanation, _step_witness(f, bb, runner, spec),
+                                    skipped)
         elif n == 0:
             why = (f"no case came up: {skipped} case(s) needed a store the protocol cannot build" if skipped
                    else "no call of the explored words is in this clause's scope")
@@ -162,8 +168,8 @@ def _order_witness(w: dict[str, Any], spec: str | None, caps: Capabilities, kind
             "replay": replay_script(spec, runs, valid_time=vt, hashseeds=HASHSEEDS if kind == "hash seed" else ())}
 
 
-def _l5_entry(judge: Judge, bb: BlackBox, spec: str | None, caps: Capabilities, order: OrderFindings | None,
-              why_not: str) -> dict[str, Any]:
+def _l5_entry(judge: Judge, bb: BlackBox, runner: Replay, spec: str | None, caps: Capabilities,
+              order: OrderFindings | None, why_not: str) -> dict[str, Any]:
     found: list[tuple[int, int, dict[str, Any]]] = []
     if order is not None and order.hashseed is not None:
         found.append((len(order.hashseed["word"]), 0, _order_witness(order.hashseed, spec, caps, "hash seed")))
@@ -171,7 +177,7 @@ def _l5_entry(judge: Judge, bb: BlackBox, spec: str | None, caps: Capabilities, 
         found.append((len(order.reorder["word"]), 1, _order_witness(order.reorder, spec, caps, "insertion order")))
     f = judge.found.get("L5")
     if f is not None:
-        found.append((len(f.transition.word), 2, {**_step_witness(f, bb, spec), "kind": "ambiguous prefix"}))
+        found.append((len(f.transition.word), 2, {**_step_witness(f, bb, runner, spec), "kind": "ambiguous prefix"}))
     n = judge.explored["L5"] + (order.explored if order is not None else 0)
     if found:
         w = min(found, key=lambda x: x[:2])[2]
@@ -189,17 +195,40 @@ def _l5_entry(judge: Judge, bb: BlackBox, spec: str | None, caps: Capabilities, 
     return clause_entry("L5", True, n, text + (f"; {prefix}" if prefix else ""), None, judge.skipped["L5"])
 
 
-def _theorem_5_27(w: dict[str, Any], bb: BlackBox) -> dict[str, Any] | None:
+def _theorem_5_27(w: dict[str, Any], runner: Replay) -> dict[str, Any] | None:
     """Theorem 5.27's proof run on the layer for the witness's pair of histories (``None`` if it cannot be)."""
     letters = [call_from_json(c).letter for c in w["word"]]
     try:
         h, h2 = (History.of(*((a, x["tt"], x["vt"]) for a, x in zip(letters, w[key]))) for key in ("h", "h_prime"))
-        return theorem_5_27(h, h2, realisation=bb.realisation).to_json()
+        return theorem_5_27(h, h2, realisation=runner.realisation).to_json()
     except (CoalgError, Unconstructible):
         return None
 
 
-def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackBox,
+def _recorded(runner: Replay, w: Mapping[str, Any]) -> bool:
+    """Whether the witness's two histories, each made on a fresh layer, record one and the same store."""
+    stores = []
+    for key in ("h", "h_prime"):
+        made = runner.run([call_from_json(x["call"]) for x in w[key]])
+        if not made or not all(isinstance(out, Created) for out, _ in made):
+            return False
+        stores.append(made[-1][1])
+    return stores[0] == stores[1]
+
+
+def _l6(bb: BlackBox, runner: Replay, length: int, walks: int, seed: int) -> Verdict:
+    """L6 searched on the black box; a failure stands when its two histories, made word for word, record one
+    store; otherwise the search is made again on histories made word for word."""
+    l6 = get_clause("L6")
+    assert l6.search is not None
+    bound = max(1, min(length, 3))  # recording histories double with each call: at most three calls exhaustively
+    v = l6.search(bb.realisation, bound, walks, seed)
+    if v.holds or v.witness is None or _recorded(runner, v.witness):
+        return v
+    return l6.search(runner.realisation, bound, walks, seed)
+
+
+def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackBox, runner: Replay,
               spec: str | None) -> dict[str, Any]:
     if holds:
         return clause_entry("L6", True, explored, summary.split(": ", 1)[-1])
@@ -216,7 +245,7 @@ def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackB
     if not vt:
         why += (" The layer has no valid_time capability: a valid time cannot reach it, so it fails L6 as "
                 "ContextFS does (Theorem 5.27).")
-        proof = _theorem_5_27(w, bb)
+        proof = _theorem_5_27(w, runner)
         if proof is not None:
             w["theorem_5_27"] = proof
             why += (" The theorem's proof, run on this layer with these two histories, is in the witness; its "
@@ -266,21 +295,17 @@ def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 2
                               "budget": {"length": length, "walks": walks, "walk_length": walk_length, "seed": seed},
                               "clauses": {}}
     bb = BlackBox(make, caps, name)
+    runner = Replay(make, caps, name)  # the runs a witness cites, each made word for word
     judge = Judge(bb)
     try:
         judge.run(length, walks, walk_length, seed)
+        clauses = _step_entries(judge, bb, runner, spec)
+        v6 = _l6(bb, runner, length, walks, seed)
+        clauses["L6"] = _l6_entry(v6.holds, v6.explored, v6.summary, v6.witness, bb, runner, spec)
     except Nondeterministic as e:
         bb.release()
+        runner.close()
         return _nondeterministic(report, e, spec, caps)
-    clauses = _step_entries(judge, bb, spec)
-    l6 = get_clause("L6")
-    assert l6.search is not None
-    try:  # recording histories: their number doubles with each call, so at most three calls exhaustively
-        v6 = l6.search(bb.realisation, max(1, min(length, 3)), walks, seed)
-    except Nondeterministic as e:
-        bb.release()
-        return _nondeterministic(report, e, spec, caps)
-    clauses["L6"] = _l6_entry(v6.holds, v6.explored, v6.summary, v6.witness, bb, spec)
     order, why_not = None, ""
     if not orders:
         why_not = "the runs in child interpreters were not asked for"
@@ -292,8 +317,13 @@ def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 2
             order = across_interpreters(spec, length, walks, walk_length, seed)
         except (RuntimeError, OSError, ValueError, subprocess.SubprocessError) as err:
             why_not = str(err)
-    clauses["L5"] = _l5_entry(judge, bb, spec, caps, order, why_not)
-    bb.release()
+    try:
+        clauses["L5"] = _l5_entry(judge, bb, runner, spec, caps, order, why_not)
+    except Nondeterministic as e:
+        return _nondeterministic(report, e, spec, caps)
+    finally:
+        bb.release()
+        runner.close()
     report["clauses"] = {k: clauses[k] for k in ("L1", "L2", "L3", "L4i", "L4ii", "L5", "L6", "L7",
                                                   "S1", "S2", "S3", "S4")}
     return report

@@ -11,10 +11,10 @@ cannot vary a layer's θ, so it varies what a layer could secretly depend on:
   is run again in both (:func:`probe`), and a word found by a walk is shrunk
   a call at a time while the two still differ;
 * **the insertion order** -- in each child, every explored word with two or
-  more fresh saves in a row (and the last word of each walk) is run again
-  with each such run reversed and the later calls renamed to name the same
-  records; every output and the store at the end must agree once renamed
-  back.  A word that deletes a record and then allocates its identifier
+  more fresh saves in a row (and the last word of each walk) is made, and made
+  again with each such run reversed and the later calls renamed to name the same
+  records, each word on a fresh layer (:class:`~coalg.conformance.blackbox.Replay`);
+  every output and the store at the end must agree once renamed back.  A word that deletes a record and then allocates its identifier
   again is not reordered: its records cannot be told apart by name.
 
 The prefix every record shares is left out of these words: an ambiguous
@@ -50,7 +50,7 @@ from ..model import (
     store_to_json,
 )
 from .alphabet import ALPHABET_NAMES, alphabet
-from .blackbox import BlackBox
+from .blackbox import BlackBox, Replay
 from .compare import difference, digest, observe, rename_output, rename_store
 from .detect import inspect_layer
 from .explore import levels, rename_letter, rerun, start, walks
@@ -99,12 +99,13 @@ def permutation(letters: Sequence[Letter]) -> list[int] | None:
     return order if changed else None
 
 
-def reordered(bb: BlackBox, st: Start, letters: Sequence[Letter]) -> dict[str, Any] | None:
-    """Run ``letters`` and their reordering; where they differ once renamed (``None`` when they agree)."""
+def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str, Any] | None:
+    """Run ``letters`` and their reordering, each word on a fresh layer (``runner``); where they differ once
+    renamed (``None`` when they agree)."""
     sigma = permutation(letters)
     if sigma is None:
         return None
-    rz = bb.realisation
+    rz = runner.realisation
     orig = list(rerun(rz, st, letters))
     made = [t.output.ids if isinstance(t.output, Created) else () for t in orig]
     if len({i for m in made for i in m}) != sum(map(len, made)):
@@ -154,32 +155,34 @@ def _observe_all(spec: str, params: dict[str, Any]) -> dict[str, Any]:
     factory = load_factory(spec)
     caps = inspect_layer(factory)
     bb = BlackBox(factory, caps, spec)
-    st = start(bb.fresh)
+    exact = Replay(factory, caps, spec)  # the two orders of a word, each made word for word
+    xst = start(exact.fresh)
     rows, reorder, tried = [], None, 0
     for t, walk in _words(bb, caps, params["length"], params["walks"], params["walk_length"], params["seed"]):
         letters = [c.letter for c in t.word]
         rows.append([[call_to_json(c) for c in t.word], digest(observe([t.output], t.after)), walk])
         if reorder is None and permutation(letters) is not None and (not walk or len(letters) == params["walk_length"]):
             tried += 1
-            reorder = reordered(bb, st, letters)
+            reorder = reordered(exact, xst, letters)
             if reorder is not None and walk:
-                reorder = _shrink_reorder(bb, st, letters) or reorder
+                reorder = _shrink_reorder(exact, xst, letters) or reorder
                 reorder["minimality"] = ("found on a seeded random walk, then shrunk greedily: no single call "
                                          "can be removed")
             elif reorder is not None:
                 reorder["minimality"] = "breadth first: no shorter word differs"
     bb.release()
+    exact.close()
     return {"rows": rows, "reorder": reorder, "reorders_tried": tried}
 
 
-def _shrink_reorder(bb: BlackBox, st: Start, letters: list[Letter]) -> dict[str, Any] | None:
-    best, found = letters, reordered(bb, st, letters)
+def _shrink_reorder(runner: Replay, st: Start, letters: list[Letter]) -> dict[str, Any] | None:
+    best, found = letters, reordered(runner, st, letters)
     improved = True
     while improved:
         improved = False
         for k in range(len(best)):
             trial = best[:k] + best[k + 1:]
-            got = reordered(bb, st, trial)
+            got = reordered(runner, st, trial)
             if got is not None:
                 best, found, improved = trial, got, True
                 break
@@ -188,14 +191,14 @@ def _shrink_reorder(bb: BlackBox, st: Start, letters: list[Letter]) -> dict[str,
 
 def _probe(spec: str, words: list[list[dict[str, Any]]], planned: list[Id]) -> list[dict[str, Any]]:
     factory = load_factory(spec)
-    bb = BlackBox(factory, inspect_layer(factory), spec)
-    st = start(bb.fresh)
+    exact = Replay(factory, inspect_layer(factory), spec)
+    st = start(exact.fresh)
     out = []
     for w in words:
-        ts = list(rerun(bb.realisation, st, [call_from_json(c) for c in w], planned))
+        ts = list(rerun(exact.realisation, st, [call_from_json(c) for c in w], planned))
         out.append({"calls": [call_to_json(t.call) for t in ts],
                     **observe([t.output for t in ts], ts[-1].after if ts else st.store)})
-    bb.release()
+    exact.close()
     return out
 
 

@@ -103,8 +103,9 @@ _EVERY = "Always applies."
 _REBUILT = "Always applies; a case needing a store the kit cannot rebuild by saves is skipped and counted."
 
 CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
-    "L1": (("records() and edges() before and after each save, evolve, merge, split and supersede. Every record "
-           "and edge already there must stay as it was, and a refused call (one that raises) must change nothing"),
+    "L1": (("records() and edges() before and after each save, evolve, merge, split and supersede, and around "
+           "every call that is refused. Every record and edge already there must stay as it was, and a refused "
+           "call (one that raises, delete included) must change nothing"),
            _EVERY),
     "L2": (("the ancestry of each record made by evolve, merge or split, both as edges (evolved_from, "
            "merged_from, split_from) and as metadata keys of the same names (evolved_from and split_from one "

@@ -26,10 +26,12 @@ class GoodMemory:
     def __init__(self) -> None:
         self._records: dict[str, dict[str, Any]] = {}
         self._edges: set[tuple[str, str, str]] = set()
+        self._born: dict[str, int] = {}  # creation order: what the metadata lists parents by, not the random ids
 
     def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
              metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
         i = uuid.uuid4().hex[:12]
+        self._born[i] = len(self._born)
         self._records[i] = {"content": content, "type": type, "namespace": namespace, "tags": sorted(tags),
                             "metadata": dict(metadata or {}), "valid_time": valid_time}
         return i
@@ -96,10 +98,10 @@ class GoodMemory:
     def _ancestry(self, i: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key in ("evolved_from", "split_from"):
-            found = sorted(d for s, r, d in self._edges if s == i and r == key)
+            found = sorted((d for s, r, d in self._edges if s == i and r == key), key=self._born.__getitem__)
             if found:
                 out[key] = found[0]
-        merged = sorted(d for s, r, d in self._edges if s == i and r == "merged_from")
+        merged = sorted((d for s, r, d in self._edges if s == i and r == "merged_from"), key=self._born.__getitem__)
         if merged:
             out["merged_from"] = merged
         return out

@@ -19,7 +19,10 @@ from shared_build import build_law_tables
 from coalg.conformance import LawViolation, check_layer, conform
 from coalg.conformance.examples import contextfs, contextfs_model, repaired
 from coalg.laws import CLAUSES, law_table, show_call
-from coalg.model import CONTEXTFS, call_from_json
+from coalg.conformance.blackbox import BlackBox, Replay
+from coalg.conformance.detect import inspect_layer
+from coalg.model import (CONTEXTFS, Allocation, Call, Created, Delete, Err, Evolve, Record, Save,
+                         call_from_json)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -137,6 +140,32 @@ def test_a_layer_that_is_not_deterministic_fails_l5_and_nothing_else_is_judged()
                        env={**os.environ, "PYTHONPATH": path}, check=False)
     assert p.returncode == 0, p.stderr
     assert "'id0001'" in p.stdout and "saved_at" in p.stdout
+
+
+def test_a_tombstone_nothing_shows_is_judged_by_runs_of_the_words_cited():
+    """A deleted record stays listed, unmarked, and refuses later calls: the state after "save" and
+    after "save, delete" looks alike.  The kit once ran the first order of an L5 reordering on a
+    layer that had taken the delete, and failed this correct layer with a witness that did not
+    replay."""
+    from layers.unmarked_tombstone import UnmarkedTombstones
+
+    report = conform("layers.unmarked_tombstone:UnmarkedTombstones", length=3, walks=200)
+    assert {k: e["holds"] for k, e in report["clauses"].items()} == dict.fromkeys(CLAUSES, True)
+    assert "reordered" in report["clauses"]["L5"]["reason"]
+
+    bb = BlackBox(UnmarkedTombstones, inspect_layer(UnmarkedTombstones))
+    runner = Replay(UnmarkedTombstones, inspect_layer(UnmarkedTombstones))
+    save, delete, evolve = Save(Record("a")), Delete("id0001"), Evolve("id0001", "v2")
+    one = bb.realisation.step(bb.fresh, save, Allocation(("id0001",), 1))[1]
+    assert bb.realisation.step(one, delete)[1] == one  # the delete shows nothing
+    # the black box: a store stands for the first word that showed it, here "save"
+    assert isinstance(bb.realisation.step(one, evolve, Allocation(("id0002",), 3))[0], Created)
+    # the replay: the word itself, delete included
+    made = runner.run([Call(save, Allocation(("id0001",), 1)), Call(delete),
+                       Call(evolve, Allocation(("id0002",), 3))])
+    assert isinstance(made[-1][0], Err) and made[-1][1] == one
+    bb.release()
+    runner.close()
 
 
 def test_the_contextfs_model_through_the_protocol_gives_table_2():

@@ -17,8 +17,11 @@ import pytest
 from layers import MODULES
 
 from coalg.conformance import conform, exit_status
+from coalg.conformance.blackbox import Replay
+from coalg.conformance.detect import inspect_layer
 from coalg.conformance.protocol import factory_spec
 from coalg.laws import CLAUSES
+from coalg.model import call_from_json, store_to_json
 
 BUDGET = {"length": 3, "walks": 0, "orders": True}
 
@@ -50,7 +53,12 @@ def test_the_kit_gives_each_corpus_layer_its_declared_verdicts(name):
     wrong = {k: (got[k], m.EXPECTED[k], report["clauses"][k]["reason"]) for k in CLAUSES if got[k] != m.EXPECTED[k]}
     assert not wrong, f"{name}: (got, declared, reason) {wrong}"
     assert exit_status(report) == (0 if all(m.EXPECTED.values()) else 1)
+    runner = Replay(m.FACTORY, inspect_layer(m.FACTORY))
     for k, e in report["clauses"].items():
         if e["holds"] is False:
             w = e["witness"]
             assert w["calls"] and w["replay"] and w["length"] <= BUDGET["length"] + 3, (name, k)
+            if "after" in w and "h" not in w:  # a step's witness: its word, made on a fresh layer, shows its store
+                made = runner.run([call_from_json(c) for c in w["word"]])
+                assert store_to_json(made[-1][1]) == w["after"], (name, k)
+    runner.close()

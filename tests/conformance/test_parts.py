@@ -157,13 +157,13 @@ def test_recall_answering_none_refuses_an_ambiguous_prefix():
 def test_a_prefix_the_kit_cannot_say_is_the_same_refusal_whichever_record_it_names():
     from layers.dotted_prefix import DottedMemory
 
-    from coalg.conformance.blackbox import BlackBox
+    from coalg.conformance.blackbox import Replay
     from coalg.conformance.order import reordered
 
-    bb = BlackBox(DottedMemory, inspect_layer(DottedMemory))
-    st = start(bb.fresh)
+    runner = Replay(DottedMemory, inspect_layer(DottedMemory))
+    st = start(runner.fresh)
     word = [Save(A), Save(A), Evolve("id0001", "v2", by_prefix=True)]
-    runs = list(rerun(bb.realisation, st, word))
+    runs = list(rerun(runner.realisation, st, word))
     assert not runs[-1].ok  # 'r' matches both records: no prefix names id0001 alone
-    assert reordered(bb, st, word) is None  # reversed saves: id0002 cannot be said either, alike
-    bb.release()
+    assert reordered(runner, st, word) is None  # reversed saves: id0002 cannot be said either, alike
+    runner.close()

@@ -9,6 +9,7 @@ apply).  ``tests/conformance/test_layer_corpus.py`` runs the kit over all of the
 
 MODULES = (
     "dict_both", "sqlite_edges", "event_log", "snapshots", "prefix_oldest", "recall_newest", "tombstones",
+    "unmarked_tombstone",
     "frozen_versions", "lineage_graph", "json_rows", "namespace_shards", "interval_time", "dotted_prefix",
     "slots_keyed",
     "no_valid_time",
