@@ -109,6 +109,11 @@ def _child(result: str, request: str) -> None:
 # =========================================================================== the parent
 
 
+_CHILD = "import sys; from coalg.conformance.isolation import _child; _child(sys.argv[1], sys.argv[2])"
+"""What the child interpreter runs: :func:`_child`, imported by its module's own name (not run as
+``__main__``, which would be a second copy of this module)."""
+
+
 def _check_report(report: Any) -> dict[str, Any]:
     """``report`` if it has the shape of a conformance report; :class:`BadLayer` otherwise."""
     if not isinstance(report, dict) or not isinstance(report.get("clauses"), dict):
@@ -209,7 +214,7 @@ def run_isolated(factory: str, *, length: int, walks: int, seed: int, call_timeo
         path = os.pathsep.join(p for p in (os.getcwd(), os.environ.get("PYTHONPATH", "")) if p)
         env = {**os.environ, "PYTHONHASHSEED": "0", WATCH_ENV: str(fifo), "PYTHONPATH": path}
         try:
-            proc = subprocess.Popen([sys.executable, "-m", "coalg.conformance.isolation", str(result), request],
+            proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(result), request],
                                     stdin=subprocess.DEVNULL, stdout=2, env=env, start_new_session=True)
             try:
                 why = _supervise(proc, rfd, call_timeout, timeout)
@@ -249,7 +254,3 @@ def _supervise(proc: subprocess.Popen[bytes], rfd: int, call_timeout: float, tim
             return (f"timed out: a {what} call of the layer ran for more than {call_timeout:g} s "
                     "(--call-timeout)")
     return None
-
-
-if __name__ == "__main__":
-    _child(sys.argv[1], sys.argv[2])

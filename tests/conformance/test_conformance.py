@@ -168,6 +168,17 @@ def test_a_tombstone_nothing_shows_is_judged_by_runs_of_the_words_cited():
     runner.close()
 
 
+def test_an_insertion_order_found_on_a_walk_is_shrunk_to_the_saves_that_show_it():
+    """Words of one call hold no two saves to swap, so only the walks can reorder; the walk's word is
+    cut a call at a time while the two orders still differ (PlantedL4i numbers each save)."""
+    report = conform("conform_layers:PlantedL4i", length=1, walks=10)
+    w = report["clauses"]["L5"]["witness"]
+    assert (report["clauses"]["L5"]["holds"], w["kind"]) == (False, "insertion order")
+    assert w["minimality"].startswith("found on a seeded random walk, then shrunk greedily")
+    assert [c["op"] for c in w["word"]] == ["save", "save"] and w["length"] == 2
+    assert w["offending"]["field"] == "metadata"
+
+
 def test_the_contextfs_model_through_the_protocol_gives_table_2():
     report = conform(contextfs_model, length=3, walks=0, orders=False)
     build_law_tables()  # the library's verdicts as this run's book build computed them, if valid

@@ -167,3 +167,41 @@ def test_a_prefix_the_kit_cannot_say_is_the_same_refusal_whichever_record_it_nam
     assert not runs[-1].ok  # 'r' matches both records: no prefix names id0001 alone
     assert reordered(runner, st, word) is None  # reversed saves: id0002 cannot be said either, alike
     runner.close()
+
+
+def test_the_contextfs_model_layer_is_the_model_behind_the_protocol():
+    """Each protocol method of the model's layer does what one step of the ContextFS model does, with the
+    same identifiers: the same store, the same answers, refusals raised, and no valid time shown."""
+    from coalg.conformance.examples import CLOCK, ContextFSModelLayer
+    from coalg.model import CONTEXTFS, EMPTY, Oracle, RecallPrefix, creates, erase_allocation, thaw
+    from coalg.model import Found as FoundOut
+
+    m = ContextFSModelLayer()
+    oracle, s = Oracle(ids=m._oracle.ids), EMPTY
+
+    def model(a: Any) -> Any:
+        nonlocal s
+        out, s = CONTEXTFS.step(s, a, Allocation(tuple(oracle.fresh_id(s) for _ in range(creates(a))), CLOCK))
+        return out
+
+    a = m.save("a", type="fact", namespace="alice", tags=["t"])
+    b = m.save("b", type="decision", namespace="alice", metadata={"k": 1})
+    assert [a] == list(model(Save(Record("a", namespace="alice", tags=frozenset({"t"})))).ids)
+    assert [b] == list(model(Save(Record("b", type="decision", namespace="alice", metadata={"k": 1}))).ids)
+    e = m.evolve(a[:-1], "a2")  # by a prefix that names a alone
+    assert [e] == list(model(Evolve(a[:-1], "a2", by_prefix=True)).ids)
+    j = m.merge([e, b])
+    assert [j] == list(model(Merge((e, b))).ids)
+    parts = m.split(b, ["p", "q"])
+    assert parts == list(model(Split(b, ("p", "q"))).ids) and len(parts) == 2
+    found = model(RecallPrefix(j[:-1]))
+    assert m.recall(j[:-1]) == j and isinstance(found, FoundOut) and found.id == j
+    assert m.recall(j) == j
+    first = model(RecallPrefix(""))  # every identifier extends it: ContextFS answers with the first row
+    assert isinstance(first, FoundOut) and m.recall("") == first.id
+    with pytest.raises(ValueError):
+        m.evolve("nothing-here", "x")
+    shown = {i: {"content": r.content, "type": r.type, "namespace": r.namespace, "tags": sorted(r.tags),
+                 "metadata": thaw(r.metadata)} for i, r in ((i, erase_allocation(r)) for i, r in s.records.items())}
+    assert m.records() == shown  # and no "valid_time": ContextFS has none
+    assert m.edges() == [(x.source, x.relation.value, x.target) for x in sorted(s.edges)]
