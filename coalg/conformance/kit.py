@@ -259,7 +259,7 @@ def _nondeterministic(report: dict[str, Any], e: Nondeterministic, spec: str | N
     outs = _planned(e.calls)
     w: dict[str, Any] = {"word": [call_to_json(c) for c in e.calls], "calls": python_calls(e.calls, outs),
          "after": store_to_json(e.expected), "after_again": store_to_json(e.got), "length": len(e.calls),
-         "offending": {}, "minimality": "the first word replayed",
+         "minimality": "the first word replayed",
          "replay": replay_script(spec, [("run it twice", e.calls, outs)], valid_time=caps.has("valid_time"))}
     text, data = difference({"outputs": [], "after": w["after"]}, {"outputs": [], "after": w["after_again"]},
                             "first", "second")

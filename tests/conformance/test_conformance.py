@@ -16,7 +16,7 @@ import conform_layers as layers
 import pytest
 from shared_build import build_law_tables
 
-from coalg.conformance import LawViolation, check_layer, conform
+from coalg.conformance import BadLayer, LawViolation, check_layer, conform
 from coalg.conformance.examples import contextfs, contextfs_model, repaired
 from coalg.laws import CLAUSES, law_table, show_call
 from coalg.conformance.blackbox import BlackBox, Replay
@@ -166,6 +166,34 @@ def test_a_tombstone_nothing_shows_is_judged_by_runs_of_the_words_cited():
     assert isinstance(made[-1][0], Err) and made[-1][1] == one
     bb.release()
     runner.close()
+
+
+@pytest.mark.parametrize(("layer", "key", "ops"), [
+    (layers.PlantedL7, "L7", ["save", "evolve", "delete"]),  # an evolve's edge left pointing at nothing
+    (layers.PlantedL3, "L3", ["save", "split"]),  # a split edge without its inverse
+])
+def test_a_violation_found_on_a_walk_is_shrunk_to_the_calls_that_show_it(layer, key, ops):
+    """Words of one call cannot show these flaws, so a walk of eight finds them; its word is then cut a
+    call at a time while the clause still fails, down to the calls each flaw needs."""
+    w = conform(layer, length=1, walks=20, orders=False)["clauses"][key]["witness"]
+    assert [c["letter"]["op"] for c in w["word"]] == ops and w["length"] == len(ops)
+    assert w["minimality"].startswith("found on seeded random walk") and "then shrunk greedily" in w["minimality"]
+
+
+def test_check_layer_passes_its_budget_on_and_names_a_layer_without_a_name():
+    import functools
+
+    report = check_layer(layers.GoodMemory, length=1, walks=2, seed=5, orders=False)
+    assert report["budget"] == {"length": 1, "walks": 2, "walk_length": 8, "seed": 5}
+    assert "not asked for" in report["clauses"]["L5"]["reason"]  # orders=False reached conform
+    assert report["layer"] == "conform_layers:GoodMemory"
+    broken = functools.partial(int, "x")  # a factory with no __qualname__ is named by its type
+    with pytest.raises(BadLayer, match=r"calling the factory partial\(\) raised ValueError"):
+        conform(broken, length=1, walks=0, orders=False)
+    import inspect
+
+    assert {k: v.default for k, v in inspect.signature(check_layer).parameters.items() if k != "factory"} == {
+        "length": 3, "walks": 200, "seed": 0, "orders": True}
 
 
 def test_an_insertion_order_found_on_a_walk_is_shrunk_to_the_saves_that_show_it():
