@@ -3,18 +3,22 @@ count its kernels, measure its memory, open simulated sessions, stop it with eve
 
 Everything listens on and connects to 127.0.0.1 only.  A *simulated session* is what a browser
 tab does to the server: it requests an explorer page (the server starts a kernel and runs the
-notebook) and keeps the kernel's websocket open; closing the session closes the websocket, as a
-tab that goes away without saying goodbye.
+notebook) and keeps the kernel's websocket open, answering the server's pings as a browser does
+(a socket that leaves them unanswered is closed by the server after a minute and a half, and its
+kernel culled: a long-open tab must not look like a closed one); closing the session closes the
+websocket, as a tab that goes away without saying goodbye.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import select
 import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -47,6 +51,30 @@ class Server:
     sessions: list[Any] = field(default_factory=list)
     token: str = ""
     teacher_key: str = ""
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _pump: threading.Thread | None = field(default=None, repr=False)
+
+    def _answer(self) -> None:
+        """Read every open session's socket, as a tab's browser does: pings get their pongs (the
+        websocket library answers them inside ``recv``) and the kernel's messages are drained."""
+        while True:
+            with self._lock:
+                socks = [ws for ws in self.sessions if ws.sock is not None]
+            if not socks:
+                time.sleep(0.2)
+                continue
+            try:
+                readable, _, _ = select.select(socks, [], [], 0.5)
+            except (OSError, ValueError):  # a socket closed under us: take the list again
+                continue
+            for ws in readable:
+                with self._lock:
+                    if ws not in self.sessions:
+                        continue
+                    try:
+                        ws.recv_data(control_frame=True)
+                    except Exception:  # noqa: BLE001 — the server closed it; the tab shows it as gone
+                        self.sessions.remove(ws)
 
     def kernels(self) -> list[psutil.Process]:
         """The kernel processes alive under the server (zombies excluded)."""
@@ -93,17 +121,22 @@ class Server:
         ws = websocket.create_connection(
             f"ws://127.0.0.1:{self.port}/api/kernels/{m.group(1)}/channels?session_id={uuid.uuid4()}{token}",
             timeout=30)
-        self.sessions.append(ws)
+        with self._lock:
+            self.sessions.append(ws)
+            if self._pump is None:
+                self._pump = threading.Thread(target=self._answer, name="tabs", daemon=True)
+                self._pump.start()
         return ws
 
     def close_sessions(self) -> None:
         """Close every simulated tab without a shutdown call (the culler has to find them)."""
-        for ws in self.sessions:
-            try:
-                ws.close()
-            except Exception:  # noqa: BLE001, S110 — already closed
-                pass
-        self.sessions.clear()
+        with self._lock:
+            for ws in self.sessions:
+                try:
+                    ws.close()
+                except Exception:  # noqa: BLE001, S110 — already closed
+                    pass
+            self.sessions.clear()
 
     def wait_for_kernels(self, count: int, *, timeout: float) -> bool:
         """Wait until exactly ``count`` kernels are alive; whether that happened within ``timeout`` s."""
