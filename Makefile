@@ -6,8 +6,9 @@
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (installs TeX Live on first use)
 #   make test   run the whole test suite on every core (unit tests, doctests, book build +
 #               browser checks)
-#   make verify the deep checks (estimated 50-60 minutes on two quiet cores; VERIFY_EXAMPLES=2000
-#               fits in about 25): the theorem and law tests, on both cores,
+#   make verify the deep checks (about an hour and a half on two cores, most of it the repaired
+#               model's length-4 search; VERIFY_EXAMPLES=2000 shortens the tests): the theorem and
+#               law tests, on both cores,
 #               with COALG_EXAMPLES=5000 random examples per property (the seed is printed;
 #               COALG_SEED=s replays it), then `coalg laws --length 4` on both models, then
 #               every chapter top to bottom in a fresh kernel outside the book build; a

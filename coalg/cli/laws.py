@@ -97,7 +97,7 @@ def register(sub: Any) -> None:
         description=_LAWS_HELP,
         epilog="examples:\n  coalg laws --realisation contextfs\n  coalg laws --realisation repaired --json\n"
                "  coalg laws --realisation contextfs-runtime\n"
-               "  coalg laws -r repaired --length 4   (developers: every word of length <= 4; minutes, not seconds)",
+               "  coalg laws -r repaired --length 4   (developers: every word of length <= 4; tens of minutes)",
         formatter_class=Formatter,
     )
     p.add_argument("--realisation", "-r", default="contextfs", metavar="NAME",
