@@ -228,6 +228,11 @@ def _l6(bb: BlackBox, runner: Replay, length: int, walks: int, seed: int) -> Ver
     return l6.search(runner.realisation, bound, walks, seed)
 
 
+def _and(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackBox, runner: Replay,
               spec: str | None) -> dict[str, Any]:
     if holds:
@@ -245,6 +250,11 @@ def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackB
     if not vt:
         why += (" The layer has no valid_time capability: a valid time cannot reach it, so it fails L6 as "
                 "ContextFS does (Theorem 5.27).")
+        if caps.valid_time_in:
+            lacking = [m for m in ("save", "evolve", "merge", "split") if m not in caps.valid_time_in]
+            why += (f" ({_and(caps.valid_time_in)} {'takes' if len(caps.valid_time_in) == 1 else 'take'} a "
+                    f"valid_time parameter, {_and(lacking)} {'does' if len(lacking) == 1 else 'do'} not; the "
+                    "capability needs all four.)")
         proof = _theorem_5_27(w, runner)
         if proof is not None:
             w["theorem_5_27"] = proof

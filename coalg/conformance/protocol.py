@@ -29,6 +29,21 @@ A layer that resolves an ambiguous prefix may declare how, as the attribute
 ``prefix_rule``, one of :data:`PREFIX_RULES`; without it an ambiguous prefix
 must be refused.
 
+What the kit takes a layer to show, where a design could go either way:
+
+* ``records()`` lists the live records only.  A layer may keep deleted records
+  (tombstones) or anything else internally; whatever ``records()`` lists is a
+  live record to the kit, so a tombstone it shows is judged as one.
+* A record made by ``evolve``, ``merge`` or ``split`` shows the valid time its
+  call was given (``None`` when the call gave none), not its parent's.
+* ``save(..., id=x)`` at an identifier already taken may replace that record or
+  refuse; either is judged, a refusal by L1 (it must change nothing).
+* A ``merge`` of records from different namespaces may be refused.  One that
+  succeeds is judged by L4(ii): the merged record lives in one namespace and
+  must not carry what it took from the others.
+* A refusal is any exception the call raises (the output is ``refused`` with
+  the exception's type); its message goes into the report.
+
 >>> class Tiny:
 ...     def save(self, content, *, type="fact", namespace="global", tags=(), metadata=None): return "x"
 ...     def evolve(self, id, content): return "y"
@@ -177,6 +192,8 @@ class Capabilities:
 
     names: tuple[str, ...] = ()
     prefix_rule: str | None = None
+    valid_time_in: tuple[str, ...] = ()
+    """The methods of save, evolve, merge and split that take ``valid_time`` (all four: the capability)."""
 
     def has(self, name: str) -> bool:
         return name in self.names
@@ -275,14 +292,15 @@ def capabilities_of(layer: Any) -> Capabilities:
     recall = getattr(layer, "recall", None)
     if callable(recall) and _binds(recall, ("r",), {}) is None:
         names.append("prefix_recall")
-    if all(_has_keyword(getattr(layer, m), "valid_time") for m in ("save", "evolve", "merge", "split")):
+    timed = tuple(m for m in ("save", "evolve", "merge", "split") if _has_keyword(getattr(layer, m), "valid_time"))
+    if len(timed) == 4:
         names.append("valid_time")
     if callable(getattr(layer, "close", None)):
         names.append("close")
     rule = getattr(layer, "prefix_rule", None)
     if rule is not None and rule not in PREFIX_RULES:
         raise ProtocolMisuse(f"prefix_rule: expected one of {', '.join(sorted(PREFIX_RULES))}, got {quote(rule, 60)}")
-    return Capabilities(tuple(names), rule)
+    return Capabilities(tuple(names), rule, timed)
 
 
 def check_methods(layer: Any) -> None:

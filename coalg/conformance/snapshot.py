@@ -51,6 +51,7 @@ RawRecord = tuple[str, str, str, frozenset[str], Mapping[str, Any], Any]
 """A record as read: content, type, namespace, tags, metadata (as given), valid time."""
 
 _RELATIONS = {r.value: r for r in Relation}
+_NAMES = ", ".join(r.value for r in Relation)
 _ANCESTRY_KEYS = tuple(sorted(META_KEYS.values()))
 
 
@@ -177,8 +178,8 @@ def _edges(items: list[Any]) -> list[tuple[str, Relation, str]]:
         rel = _string(triple[1], what)
         r = _RELATIONS.get(rel.lower())
         if r is None:
-            raise ProtocolMisuse(f"edges: {quote(rel, 60)} is not one of the 22 relation names (evolved_from, "
-                                 "EVOLVED_INTO, merged_from, …)")
+            raise ProtocolMisuse(f"edges: {quote(rel, 60)} is not a relation name; expected one of {_NAMES} "
+                                 "(in any case)")
         out.append((src, r, dst))
     return out
 

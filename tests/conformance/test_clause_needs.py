@@ -30,3 +30,24 @@ def test_the_help_lists_every_clause_with_what_it_reads():
     for key in CLAUSES:
         assert f" {key} reads " in flat, key
     assert " ".join(needs_text().split()) in flat
+
+
+def test_a_layer_with_valid_time_on_some_methods_learns_which_lack_it():
+    from layers.no_valid_time import OneClock
+
+    from coalg.conformance import conform
+    from coalg.conformance.detect import inspect_layer
+
+    class HalfTimed(OneClock):
+        def save(self, content, *, type="fact", namespace="global", tags=(), metadata=None, valid_time=None):
+            return super().save(content, type=type, namespace=namespace, tags=tags, metadata=metadata)
+
+    caps = inspect_layer(HalfTimed)
+    assert not caps.has("valid_time") and caps.valid_time_in == ("save",)
+    l6 = conform(HalfTimed, length=2, walks=5, orders=False)["clauses"]["L6"]
+    assert l6["holds"] is False
+    assert "(save takes a valid_time parameter, evolve, merge and split do not; the capability needs all four.)" \
+        in l6["reason"]
+    # a layer with none of them is not told about methods
+    plain = conform(OneClock, length=2, walks=5, orders=False)["clauses"]["L6"]
+    assert plain["holds"] is False and "valid_time parameter" not in plain["reason"]

@@ -31,7 +31,7 @@ def _cli(*args: str, seed: str | None = None) -> subprocess.CompletedProcess[str
     ("conform_layers:MisuseEvolveSignature", "evolve: expected evolve(id, content) -> str; its signature is "
                                              "evolve(id)"),
     ("conform_layers:MisuseRecordsList", "records: expected a mapping from identifiers to records, got list"),
-    ("conform_layers:MisuseRelation", "edges: 'parent' is not one of the 22 relation names"),
+    ("conform_layers:MisuseRelation", "edges: 'parent' is not a relation name; expected one of evolved_into, evolved_from"),
     ("conform_layers:MisuseSaveReturns", "save: expected the new record's identifier (a string), got int 1"),
     ("conform_layers:MisuseSplitCount", "split: expected 2 distinct identifiers, one per part"),
     ("conform_layers:MisuseNotEmpty", "records: a fresh layer must hold no record; this one holds 1"),
