@@ -136,16 +136,23 @@ def scale_class(scale: float) -> str:
 def scale_css(scale: float) -> str:
     """The style of an explorer at ``scale``: text, controls and the download link, all ``scale`` times larger."""
     c = f".coalg-explorer.{scale_class(scale)}"
-    px = {"font": 13, "height": 28, "label": 80, "handle": 16}
+    px = {"font": 13, "height": 28, "label": 80, "handle": 16, "width": 300}
     return (
         "<style>"
         f"{c}{{--jp-widgets-font-size:{px['font'] * scale:.1f}px;"
         f"--jp-widgets-inline-height:{px['height'] * scale:.1f}px;"
         f"--jp-widgets-inline-label-width:{px['label'] * scale:.1f}px;"
         f"--jp-widgets-slider-handle-size:{px['handle'] * scale:.1f}px;"
+        # a control's width (its label and its box) grows with its text: ipywidgets derives the
+        # short and tiny widths once, at the root, so all three are set here
+        f"--jp-widgets-inline-width:{px['width'] * scale:.1f}px;"
+        f"--jp-widgets-inline-width-short:{px['width'] * scale / 2 - 2:.1f}px;"
+        f"--jp-widgets-inline-width-tiny:{(px['width'] * scale / 2 - 2) / 2 - 2:.1f}px;"
         f"font-size:{px['font'] * scale:.1f}px}}"
         f"{c} .widget-html-content{{font-size:{px['font'] * scale:.1f}px;line-height:1.35}}"
         f"{c} select, {c} textarea, {c} input{{font-size:{px['font'] * scale:.1f}px}}"
+        f"{c} .widget-inline-hbox{{max-width:100%}}"
+        f"{c} input[type=checkbox]{{width:0.8em;height:0.8em}}"
         f"{c} .coalg-download{{display:inline-block;padding:0 0.8em;line-height:{px['height'] * scale:.1f}px;"
         "background:#eeeeee;color:#000000;text-decoration:none;border-radius:2px;margin:2px}"
         f"{c} .coalg-download:hover{{background:#dddddd}}"

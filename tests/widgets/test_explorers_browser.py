@@ -252,6 +252,9 @@ MAIN_VIEWS = """() => {
   return out;
 }"""
 
+CONTROL_WIDTHS = """() => [...document.querySelectorAll(
+    '.coalg-explorer .widget-dropdown select, .coalg-explorer .widget-text input')]
+    .map(e => e.getBoundingClientRect().width)"""
 SPAN = """(selector) => {
   // the union of the boxes of the elements the selector names (those shown)
   const boxes = [...document.querySelectorAll(selector)].map(e => e.getBoundingClientRect())
@@ -317,6 +320,7 @@ def test_the_lecture_hall_size_on_a_1080p_screen(server: Server, chromium_browse
     page.locator(".coalg-explorer img").first.wait_for(state="visible", timeout=KERNEL_TIMEOUT_MS)
     before = page.locator(".coalg-explorer img").first.get_attribute("src")
     normal = page.evaluate(MAIN_VIEWS)
+    controls = page.evaluate(CONTROL_WIDTHS)
     page.get_by_role("button", name="lecture hall").click()
     page.wait_for_selector(".coalg-scale-270", timeout=KERNEL_TIMEOUT_MS)
     page.wait_for_function("(old) => { const i = document.querySelector('.coalg-explorer img');"
@@ -356,6 +360,10 @@ def test_the_lecture_hall_size_on_a_1080p_screen(server: Server, chromium_browse
     font = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector("
                          "'.coalg-explorer .widget-html-content')).fontSize)")
     assert font >= 32.0, font  # the explorer's own text too
+    # a box grows with its text ("id0004  t" and "new cor" were cut), unless it already spans the row
+    grown = page.evaluate(CONTROL_WIDTHS)
+    assert len(grown) == len(controls), (controls, grown)
+    assert all(b >= min(2 * a, 1600) for a, b in zip(controls, grown)), (controls, grown)
     page.evaluate("() => document.querySelector('.coalg-explorer .coalg-main').scrollIntoView()")
     tab.shot(notebook.removesuffix(".ipynb") + "-lecture-hall")
 
