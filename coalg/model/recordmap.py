@@ -37,7 +37,7 @@ from rpds import HashTrieMap
 from .records import ANCESTRY, Id, Record, Time, meta_ancestry
 from .sortedkeys import SortedKeys
 
-__all__ = ["RecordMap", "named_ids", "prefix_end"]
+__all__ = ["RecordMap", "named_ids"]
 
 
 def named_ids(r: Record) -> frozenset[Id]:
@@ -52,20 +52,6 @@ def _clocks(i: Id, r: Record) -> tuple[tuple[Time, Id], ...]:
     if c is None:
         return () if u is None else ((u, i),)
     return ((c, i),) if u is None or u == c else ((c, i), (u, i))
-
-
-def prefix_end(p: str) -> str | None:
-    """The least string greater than every extension of ``p`` (``None``: there is none).
-
-    >>> prefix_end("ab"), prefix_end(""), prefix_end("a\\U0010ffff")
-    ('ac', None, 'b')
-    """
-    while p:
-        last = ord(p[-1])
-        if last < 0x10FFFF:
-            return p[:-1] + chr(last + 1)
-        p = p[:-1]
-    return None
 
 
 T = TypeVar("T")
@@ -163,12 +149,6 @@ class RecordMap(Mapping[Id, Record]):
     def first_with_prefix(self, p: str) -> Id | None:
         """The least identifier that extends ``p``."""
         return next(self.with_prefix(p), None)
-
-    def last_with_prefix(self, p: str) -> Id | None:
-        """The greatest identifier that extends ``p`` (the extensions form one contiguous range)."""
-        end = prefix_end(p)
-        last = self._keys.last() if end is None else self._keys.floor_below(end)
-        return last if last is not None and last.startswith(p) else None
 
     # -- Mapping ----------------------------------------------------------------------
     def __getitem__(self, key: Id) -> Record:

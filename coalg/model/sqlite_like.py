@@ -77,9 +77,10 @@ def like_prefix(p: str, i: Id) -> bool:
 
 
 def has_like_artefacts(i: Id) -> bool:
-    """Whether ``i`` reads differently as a ``LIKE`` pattern than as a string: it holds an ASCII
-    capital, a wildcard or a NUL.  (Lookups of ``i`` then also reach identifiers other than the
-    extensions of ``i``.)
+    """Whether ``i`` holds an ASCII capital, a wildcard or a NUL: what makes the lookup ``LIKE 'i%'``
+    reach identifiers other than the extensions of ``i`` even when no stored identifier has a
+    capital (as the package's own never do).  Without them, and among such identifiers, the
+    lookup finds exactly the extensions of ``i``.
 
     >>> has_like_artefacts("a0123456-789"), has_like_artefacts("A0"), has_like_artefacts("a_")
     (False, True, True)

@@ -195,10 +195,6 @@ class Store:
         """The least identifier of dom(m_s) that extends ``p``, in O(log n)."""
         return self._rm.first_with_prefix(p)
 
-    def last_with_prefix(self, p: str) -> Id | None:
-        """The greatest identifier of dom(m_s) that extends ``p``, in O(log n)."""
-        return self._rm.last_with_prefix(p)
-
     def latest_clock(self) -> int:
         """The latest ``created_at``/``updated_at`` of any record (0 if none), in O(log n)."""
         return self._rm.latest_clock()

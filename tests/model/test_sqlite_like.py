@@ -30,6 +30,7 @@ from coalg.model import (
     Store,
     Theta,
     first_match,
+    has_like_artefacts,
     like,
     like_matches,
     like_prefix,
@@ -72,6 +73,38 @@ def test_like_matches_are_sqlites_rows(db: sqlite3.Connection, keys: set[str], p
     assert [k for k in sorted(keys) if like_prefix(p, k)] == expected
     assert first_match(s, p) == (expected[0] if expected else None)
     assert first_match(s, p, Theta(descending=True)) == (expected[-1] if expected else None)
+
+
+@budget(300)
+@given(i=ids, keys=st.sets(ids, max_size=8))
+def test_without_like_artefacts_an_identifier_finds_exactly_its_extensions(
+        db: sqlite3.Connection, i: str, keys: set[str]) -> None:
+    if has_like_artefacts(i):
+        return
+    keys = {k for k in keys if not any("A" <= c <= "Z" for c in k)}  # stored ids without capitals
+    assert _sqlite_matches(db, sorted(keys), i) == sorted(k for k in keys if k.startswith(i))
+
+
+def _reads_past(i: str) -> str:
+    """A string SQLite's ``i%`` matches that does not start with ``i`` (capitals folded, wildcards filled)."""
+    return "".join(c.lower() if "A" <= c <= "Z" else {"_": "q", "%": "qq"}.get(c, c) for c in i)
+
+
+@budget(300)
+@given(i=ids)
+def test_an_identifier_with_like_artefacts_finds_a_string_it_does_not_start(db: sqlite3.Connection, i: str) -> None:
+    if not has_like_artefacts(i):
+        return
+    if "\0" in i:  # a NUL ends the pattern where SQLite reads it
+        assert any(c in "\0" for c in i)
+        return
+    w = _reads_past(i)
+    assert not w.startswith(i) and _sqlite_matches(db, [w], i) == [w]
+
+
+def test_like_artefacts_by_example() -> None:
+    assert [has_like_artefacts(i) for i in ("a0123456-789", "é1", "", "A", "z_", "50%", "a\0")] == \
+        [False, False, False, True, True, True, True]
 
 
 def test_the_cases_the_package_meets() -> None:

@@ -117,9 +117,3 @@ def test_record_map_get_returns_the_given_default() -> None:
     assert m.get("a") == Record("A") and m.get("b") is None and m.get("b", Record("B")) == Record("B")
 
 
-def test_prefix_end_is_the_least_string_after_every_extension() -> None:
-    from coalg.model.recordmap import prefix_end
-
-    assert prefix_end("ab") == "ac" and prefix_end("az") == "a{" and prefix_end("") is None
-    assert prefix_end("a\U0010ffff") == "b" and prefix_end("a\U0010ffff\U0010ffff") == "b"
-    assert prefix_end("\U0010ffff") is None and prefix_end("\U0010fffe") == "\U0010ffff"
