@@ -528,11 +528,20 @@ def test_link_bidirectional_adds_the_inverse() -> None:
 def test_link_uses_theta_for_ambiguous_prefixes() -> None:
     out, _ = step(BASE, Link("a1", R.REFERENCES, "b"), A((), 1), theta=Theta(descending=True))
     assert out == Wrote((Edge("a1", R.REFERENCES, "b2"),))
+    for theta, source in ((Theta(), "b1"), (Theta(descending=True), "b2")):  # the source end too
+        out, _ = step(BASE, Link("b", R.REFERENCES, "a1"), A((), 1), theta=theta)
+        assert out == Wrote((Edge(source, R.REFERENCES, "a1"),))
 
 
 @pytest.mark.parametrize("src, dst", [("nope", "b1"), ("a1", "ghost")])
 def test_link_to_a_missing_record_is_err(src: str, dst: str) -> None:
-    assert_err_unchanged(BASE, Link(src, R.REFERENCES, dst), A((), 1))
+    out = assert_err_unchanged(BASE, Link(src, R.REFERENCES, dst), A((), 1))
+    assert out.reason == f"link: no record {'nope' if src == 'nope' else 'ghost'}"  # the end that is missing
+
+
+def test_step_refuses_what_is_not_a_letter_by_name() -> None:
+    with pytest.raises(TypeError, match=r"^not a letter: 'save\(x\)'$"):
+        step(BASE, "save(x)", A((), 1))  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- faults (the edge-write oracle)

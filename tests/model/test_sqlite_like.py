@@ -135,12 +135,14 @@ def test_types_outside_memory_type_are_refused_and_nothing_is_written(bad: str) 
                        (SaveAt("a", Record("y", type=bad)), Allocation((), 2))]:
         out, after = step(s, letter, xi)
         assert isinstance(out, Err) and after == s
+        assert out.reason.startswith(f"{letter.kind}: type {bad!r} is not one of ContextFS's ")
     s2 = step(s, Save(Record("z", type="decision")), Allocation(("c",), 2))[1]
     out, after = step(s2, Merge(("a", "c"), type=bad), Allocation(("m",), 3))
     if bad == "":  # the package's `if memory_type:`: an empty type is no type
         assert after.records["m"].type in {"fact", "decision"}
     else:
         assert isinstance(out, Err) and after == s2
+        assert out.reason.startswith(f"merge: type {bad!r} is not one of ContextFS's ")
 
 
 @pytest.mark.parametrize("good", ["fact", "user", "agent_run", "episodic"])
