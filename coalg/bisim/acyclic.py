@@ -1,4 +1,4 @@
-"""Bisimilarity of an acyclic LTS in one pass (paper §2.2): the shortcut for lineage ancestry.
+"""Bisimilarity of an acyclic LTS in one pass: the shortcut for lineage ancestry.
 
 On a well-founded system bisimilarity is settled by induction on height, so
 visiting the states successors-first and numbering each new key

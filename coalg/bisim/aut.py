@@ -1,4 +1,4 @@
-"""The Aldebaran ``.aut`` format (read by mCRL2 and CADP): the LTS a file holds (paper §2.2).
+"""The Aldebaran ``.aut`` format (read by mCRL2 and CADP): the LTS a file holds.
 
 Format::
 

@@ -1,4 +1,4 @@
-"""State payloads in ``.aut`` files (paper §2.2): self-loops ``<prefix><payload>`` read as observations.
+"""State payloads in ``.aut`` files: self-loops ``<prefix><payload>`` read as observations.
 
 The convention is described in :mod:`coalg.bisim.aut`.  :func:`extract_payloads`
 turns an :class:`~coalg.bisim.aut.AutLTS` read with all its transitions into

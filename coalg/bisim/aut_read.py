@@ -1,4 +1,4 @@
-"""Reading Aldebaran ``.aut`` files (paper §2.2), with every check a hostile file needs.
+"""Reading Aldebaran ``.aut`` files, with every check a hostile file needs.
 
 The format, its limits and the payload convention are described in
 :mod:`coalg.bisim.aut`.  Malformed or hostile input raises

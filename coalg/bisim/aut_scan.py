@@ -1,4 +1,4 @@
-"""The vectorised ``.aut`` parser (paper §2.2): the body of a large, well-formed file in array passes.
+"""The vectorised ``.aut`` parser: the body of a large, well-formed file in array passes.
 
 :func:`fast_body` reads the strict layout ``(digits,label,digits)``, one
 transition per line, with NumPy: line boundaries by a search for newlines,

@@ -1,4 +1,4 @@
-"""Writing Aldebaran ``.aut`` files (paper §2.2): any :class:`~coalg.bisim.aut.AutLTS`, labels quoted.
+"""Writing Aldebaran ``.aut`` files: any :class:`~coalg.bisim.aut.AutLTS`, labels quoted.
 
 >>> import io
 >>> out = io.StringIO()

@@ -1,4 +1,4 @@
-"""The state of a partition refinement (paper §2.2): blocks as ranges of a permutation.
+"""The state of a partition refinement: blocks as ranges of a permutation.
 
 Blocks are contiguous ranges ``elems[beg[b]:end[b]]`` of a permutation of the
 states (as in the compiled reference refiner), ``blk[s]`` is the block of

@@ -1,4 +1,4 @@
-"""Integer buffers for the bisimilarity engine (paper §2.2), and the optional NumPy behind them.
+"""Integer buffers for the bisimilarity engine, and the optional NumPy behind them.
 
 A labelled transition system is kept as flat integer buffers.  Inside the
 frozen values (:class:`~coalg.bisim.lts.LTS`, :class:`~coalg.bisim.aut.AutLTS`)

@@ -1,4 +1,4 @@
-"""Comparing labelled transition systems read from ``.aut`` files (paper §2.2): what ``coalg bisim`` computes.
+"""Comparing labelled transition systems read from ``.aut`` files: what ``coalg bisim`` computes.
 
 * :func:`count_classes` -- the number of strong-bisimilarity classes of one
   LTS's states: the size of the minimal LTS with the same behaviour.

@@ -1,4 +1,4 @@
-"""The worklist refinement engine (paper §2.2): the coarsest stable partition of any finite LTS.
+"""The worklist refinement engine: the coarsest stable partition of any finite LTS.
 
 Worklist signature refinement with "the largest sub-block keeps its id"
 (the idea of Jacobs & Wißmann, POPL 2023, as in ``cpp_refine.cpp incr``),

@@ -1,4 +1,4 @@
-"""Finite labelled transition systems with state observations (paper §2.2), stored compactly.
+"""Finite labelled transition systems with state observations, stored compactly.
 
 A *labelled transition system with observations* has states ``0 .. n-1``, an
 integer observation ``initial[s]`` per state, and transitions ``(src, label,

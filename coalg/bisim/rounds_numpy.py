@@ -1,4 +1,4 @@
-"""Refinement rounds vectorised with NumPy (paper §2.2): the engine's rounds on large dirty sets.
+"""Refinement rounds vectorised with NumPy: the engine's rounds on large dirty sets.
 
 The same round as :mod:`coalg.bisim.rounds_python`, on whole arrays: the
 signature of every dirty state (and of one clean representative per block) is

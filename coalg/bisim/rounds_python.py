@@ -1,4 +1,4 @@
-"""Refinement rounds in plain Python (paper §2.2): the engine's rounds on small dirty sets.
+"""Refinement rounds in plain Python: the engine's rounds on small dirty sets.
 
 One round takes the *dirty* states (those a successor of which changed block),
 groups the dirty states of each block by their signature

@@ -1,4 +1,4 @@
-"""Distinguishing witnesses (paper §2.2): a shortest Hennessy--Milner formula telling two states apart.
+"""Distinguishing witnesses: a shortest Hennessy--Milner formula telling two states apart.
 
 When two states of an LTS are not bisimilar, :func:`distinguishing_witness`
 gives a :class:`Witness`: a Hennessy--Milner formula of the smallest modal

@@ -15,7 +15,7 @@ module              what it holds
 ``unrecoverable``   Theorem 5.27: valid time is unrecoverable on ContextFS
 ``repair``          Proposition 7.1: the bitemporal repair
 ``timeline``        Listing 5: ``Timeline.at`` and its naive-timezone pitfall
-``meeting``         §2.3: the meeting example and the single-axis contrast
+``meeting``         the meeting example (ours, after §2.3) and the single-axis contrast
 ``checks``          the registered items 3.20, 5.27 and 7.1
 ==================  ==========================================================
 

@@ -1,4 +1,4 @@
-"""The meeting example (paper §2.3, used again in §3.5, §5.8 and §7.1): two histories a single axis conflates.
+"""The meeting example (ours): two histories a single-axis log conflates, the two situations the paper's §2.3 contrasts.
 
 At τt = 1 the system records "meeting at 3pm".  At τt = 5 it records "meeting
 at 4pm".  Was that a fresh change, or a fact about the past learned late?

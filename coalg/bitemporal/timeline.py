@@ -1,4 +1,4 @@
-"""The ``Timeline`` emulation (paper Listing 5, §5.8): ContextFS's single time axis, and its naive-timezone pitfall.
+"""The ``Timeline`` emulation (paper Listing 5, §4.4; used in §5.8): ContextFS's single time axis, and its naive-timezone pitfall.
 
 ``Timeline.at`` (``types/versioned.py:238–263``) is the single-axis query
 ContextFS's unpersisted version model offers; :class:`Timeline` reproduces it

@@ -1,4 +1,4 @@
-"""What a consumer may cache (paper §6.3, Corollary 6.1): ancestries survive later derivations.
+"""What a consumer may cache (paper §6.1, Corollary 6.1; applied in §6.3): ancestries survive later derivations.
 
 A consumer that read ``⟦i⟧⁻_s`` may keep it: every later derivation-only
 composite leaves it unchanged (a *theorem*, via Theorem 5.7).

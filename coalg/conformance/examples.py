@@ -1,4 +1,5 @@
-"""The paper's realisations behind the protocol: one code path for the paper's check and a user's.
+"""The book's two realisations behind the protocol (the ContextFS model and our repaired one): one code path for
+the book's check and a user's.
 
 :class:`RealisationLayer` puts any :class:`~coalg.model.Realisation` behind
 the memory-layer protocol: it holds a store, and each call is one step

@@ -11,7 +11,7 @@ The package's own nondeterminism is pinned, not hoped away:
 * the words run in child interpreters with a fixed ``PYTHONHASHSEED`` (the
   package breaks merge-type ties with ``max(set(types), key=types.count)``, i.e.
   by string hashing);
-* the model's ``≺`` (θ, §3.2, law L5) is predicted step by step from the model's
+* the model's ``≺`` (θ, our parameter for the undeclared orders, law L5) is predicted step by step from the model's
   own outputs: SQLite's row order -- rowid order, i.e. the order in which rows
   were last written, for recall, evolve, merge and split, and the primary key's
   order for delete (the two queries walk different indexes);

@@ -3,8 +3,8 @@
 Everything here *runs the real package* (offline, in a private temporary
 folder, with a null vector backend: :mod:`coalg.contextfs.offline`), on
 databases of its own schema held by :class:`~coalg.contextfs.live.LiveStore`.
-Nothing is read off the model: these are the paper's third kind of claim,
-*runtime observations* (nature ``"runtime"`` in :mod:`coalg.paper`), registered
+Nothing is read off the model: these are the book's third kind of claim,
+*runtime observations* (the paper reports none, §1.4; nature ``"runtime"`` in :mod:`coalg.paper`), registered
 as paper items so that ``python -m coalg witness R5.20`` runs one:
 
 * ``R5.20`` (Prop. 5.20) merged type across ``PYTHONHASHSEED`` values, one subprocess each;

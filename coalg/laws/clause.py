@@ -67,7 +67,7 @@ class Clause:
     :func:`fault_reading`, ``{alphabet}`` the alphabet), ``holds`` what a
     positive verdict found (``{n}`` becomes the count).  ``faults`` is the fault
     setting: ``None`` reads the realisation — the fault-free reading for one whose
-    edge writes can fail on their own (ContextFS, the paper's reading), every
+    edge writes can fail on their own (ContextFS; this reading is ours, §5.4), every
     single failing edge write otherwise (REPAIRED: atomicity is exercised);
     ``fault_choice`` lets a caller choose.  ``details`` adds data to the verdict;
     a clause whose cases are not transitions brings its own ``search`` (L6).

@@ -4,7 +4,7 @@ Proposition 5.1: L1 holds on the fragment.  Proposition 5.2: delete and save-at
 break it, and ancestry with it.
 
 L1 is checked for fresh saves and derivations named by equality, edge writes
-succeeding (the paper's reading) — or, for a realisation without independent
+succeeding (our reading: the paper says nothing of failing writes, §5.4) — or, for a realisation without independent
 edge faults, under every single failing edge write as well.  Its predicate,
 :func:`monotone`, also serves schema clause S1 (:mod:`coalg.laws.schema`) and
 the per-step check (:mod:`coalg.laws.stepcheck`).
@@ -89,7 +89,7 @@ L1 = Clause(
     "L1",
     statement="L1 record monotonicity: a fresh save or derivation keeps every record and every edge.\n\n"
               "``faults=None`` reads the realisation: the fault-free reading for one whose\n"
-              "edge writes can fail on their own (ContextFS, the paper's reading), every\n"
+              "edge writes can fail on their own (ContextFS; this reading is ours, §5.4), every\n"
               "single failing edge write otherwise (REPAIRED: atomicity is exercised).",
     explored="(store, call) pairs whose call is a fresh save or a derivation named by equality",
     reading="fragment calls (fresh save, evolve, merge, split, supersede; identifiers by equality), strictly fresh "

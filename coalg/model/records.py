@@ -272,7 +272,7 @@ def thaw(v: Any) -> Any:
 class Record:
     """A record (Definition 3.2): a ContextFS ``Memory`` without its ``id``.
 
-    ``ns`` and ``ty`` of the paper are :attr:`namespace` and :attr:`type`.
+    ``ns`` and ``ty`` (our notation for the model) are :attr:`namespace` and :attr:`type`.
     ``created_at`` and ``updated_at`` are clock readings (transaction time);
     ``valid_time`` is the field the repaired realisation adds (Proposition 7.1)
     and ContextFS does not have, so the ContextFS model always leaves it ``None``.

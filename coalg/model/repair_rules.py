@@ -1,4 +1,4 @@
-"""The rules of the repaired realisation as functions (paper §6.2 Table 2, §7): what its step applies.
+"""The rules of the repaired realisation as functions (ours, after the repairs the paper's §5.10 names): what its step applies.
 
 :mod:`coalg.model.repaired` states the nine rules and is the step function;
 here are the pieces a rule names, so that a reader (and a law check) can use

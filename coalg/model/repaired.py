@@ -1,11 +1,12 @@
-"""The repaired realisation: the paper's repairs made real (Table 2 of §5.10, last column; §7).
+"""The repaired realisation (ours): the repairs the paper names, made real.
 
-Every law clause that fails for ContextFS names, in Table 2, "what a repair
-needs": one ancestry representation, an explicit namespace comparison, an
-explicit tie-break and deterministic resolution, an extra (valid-time) field,
-and a constraint on edge writes.  :data:`REPAIRED` is a step function that has
-all of them, so the same law checks (:mod:`coalg.laws`) that refute five
-clauses on the ContextFS model find nothing to refute here.  It keeps the
+The paper's §5.10 says the failing laws would each need "an explicit comparison,
+an explicit tie-break, an extra field, or a constraint", and its open problems 2
+and 3 suggest one ancestry representation and deterministic resolution; the
+column of Table 2 that lists a repair per clause is our own.  :data:`REPAIRED`
+is a step function that has all of them, so the same law checks
+(:mod:`coalg.laws`) that refute five clauses on the ContextFS model find
+nothing to refute here.  It keeps the
 shape of every ContextFS operation — the same letters, the same records apart
 from the repaired fields, the same edges — and changes only what a repair
 needs.  The rules, each with the clause it repairs:

@@ -1,4 +1,4 @@
-"""θ, the orders ContextFS leaves undeclared (paper §3.2, law L5): the tie-break and the enumeration.
+"""θ, our parameter for the orders ContextFS leaves undeclared (law L5): the tie-break and the enumeration.
 
 ContextFS makes choices that no interface declares: which of several tied
 merge types wins (``max(set(types), key=types.count)``) and which row a

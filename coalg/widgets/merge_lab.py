@@ -1,8 +1,9 @@
 """The merge lab: merged type, namespace and content as the records, their order and θ vary.
 
-Paper §5 on merge: Proposition 5.20 (with tied types the merged type is c(M),
-and it ranges over all of M as θ varies on ContextFS; the repaired realisation
-takes the least tied type), Proposition 5.24 (merging twice is
+Paper §5 on merge: Proposition 5.20 (the merged type depends on an enumeration
+order no interface declares; in our form, with tied types it is c(M) and ranges
+over all of M as θ varies on ContextFS, while our repaired realisation takes the
+least tied type), Proposition 5.24 (merging twice is
 allocation-blind bisimilar to merging once, Definition 5.23) and Proposition
 5.25 (the other argument order is observable: a witness says where).  The
 result is recomputed on every change of a control, so it is always the merge
