@@ -107,6 +107,14 @@ def test_like_artefacts_by_example() -> None:
         [False, False, False, True, True, True, True]
 
 
+@pytest.mark.parametrize("p", ["z", "Z", "a", "A", "ab", "[", "`", "^"])
+def test_case_variants_at_the_ends_of_the_alphabet_and_the_signs_between_the_cases(
+        db: sqlite3.Connection, p: str) -> None:
+    keys = ["Zk", "zk", "ab", "Ab", "AB", "aB", "[x", "`y", "^z", "_q"]
+    expected = _sqlite_matches(db, keys, p)
+    assert list(like_matches(Store.of({k: Record("x") for k in keys}), p)) == expected
+
+
 def test_the_cases_the_package_meets() -> None:
     s = Store.of({"a0123456-789": Record("x"), "b1000000-000": Record("y")})
     assert resolve_prefix(s, "A0") == "a0123456-789"  # ASCII case folded

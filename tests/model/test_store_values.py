@@ -117,3 +117,12 @@ def test_record_map_get_returns_the_given_default() -> None:
     assert m.get("a") == Record("A") and m.get("b") is None and m.get("b", Record("B")) == Record("B")
 
 
+
+
+def test_edge_membership_is_exact_and_never_raises() -> None:
+    s = Store.of({"a": Record("x"), "b": Record("y")}, [("a", Relation.RELATED_TO, "b")])
+    assert Edge("a", Relation.RELATED_TO, "b") in s.edges
+    assert Edge("b", Relation.RELATED_TO, "a") not in s.edges
+    assert Edge("zz", Relation.RELATED_TO, "b") not in s.edges  # an endpoint with no edges at all
+    for other in (5, None, "abc", ("a", Relation.RELATED_TO), ("a", Relation.RELATED_TO, "b", "c")):
+        assert other not in s.edges
