@@ -41,6 +41,7 @@ from ..model import ANCESTRY, Call, Edge, Err, Nothing, Store, edge_to_json, inv
 from .alphabet import alphabet
 from .blackbox import BlackBox, Path, Unconstructible
 from .explore import derived_of, levels, shrink, start, walks
+from .session import not_asked
 
 __all__ = ["REDUNDANCY_KEYS", "STEP_KEYS", "Finding", "Judge", "Problem", "Shown", "alphabet_of"]
 
@@ -205,6 +206,8 @@ class Judge:
         ``predicate=False`` leaves out the law search's predicate (L1 and S1 on the
         full alphabet are checked for refusals only).
         """
+        if not_asked(t.output):  # the layer was not called (a shrunk word, too): nothing to judge
+            return 0, None, None
         if key == "L5":
             n, p = self._prefix(t)
             return n, p, None
@@ -233,6 +236,8 @@ class Judge:
                                       f.how, f.other)
 
     def _judge(self, t: Transition, keys: list[str], how: str, walk: int | None) -> None:
+        if not_asked(t.output):  # the layer was not called: nothing to judge
+            return
         self.transitions += 1
         self.shown.see(t)
         self._promote()

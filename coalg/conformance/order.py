@@ -55,6 +55,7 @@ from .compare import difference, digest, observe, rename_output, rename_store
 from .detect import inspect_layer
 from .explore import levels, rename_letter, rerun, start, walks
 from .protocol import Capabilities, load_factory
+from .session import not_asked
 
 __all__ = ["HASHSEEDS", "OrderFindings", "across_interpreters", "child", "permutation", "probe"]
 
@@ -124,6 +125,8 @@ def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str,
     def f(i: Id) -> Id:  # a record, or the name of a prefix of one ("id0002…")
         return back.get(i, back.get(i[:-1], i[:-1]) + "…" if i.endswith("…") else i)
 
+    if any(not_asked(t.output) for t in orig) or any(not_asked(o) for o in outs.values()):
+        return None  # a call one of the runs could not ask: the two runs did not make the same calls
     first = observe([t.output for t in orig], orig[-1].after)
     second = observe([rename_output(outs[k], f) for k in range(len(letters))], rename_store(s, f))
     if first == second:
@@ -158,9 +161,13 @@ def _observe_all(spec: str, params: dict[str, Any]) -> dict[str, Any]:
     exact = Replay(factory, caps, spec)  # the two orders of a word, each made word for word
     xst = start(exact.fresh)
     rows, reorder, tried = [], None, 0
+    unasked: set[str] = set()  # the words with a call this run could not ask, and every word that extends one
     for t, walk in _words(bb, caps, params["length"], params["walks"], params["walk_length"], params["seed"]):
         letters = [c.letter for c in t.word]
-        rows.append([[call_to_json(c) for c in t.word], digest(observe([t.output], t.after)), walk])
+        word = [call_to_json(c) for c in t.word]
+        if not_asked(t.output) or json.dumps(word[:-1]) in unasked:
+            unasked.add(json.dumps(word))
+        rows.append([word, digest(observe([t.output], t.after)), walk, json.dumps(word) in unasked])
         if reorder is None and permutation(letters) is not None and (not walk or len(letters) == params["walk_length"]):
             tried += 1
             reorder = reordered(exact, xst, letters)
@@ -287,13 +294,23 @@ def across_interpreters(spec: str, length: int, n_walks: int, walk_length: int, 
     req = {"mode": "observe", "spec": spec, "length": length, "walks": n_walks, "walk_length": walk_length,
            "seed": seed}
     a, b = _run_children(req)
-    rows_a, rows_b = a["rows"], b["rows"]
-    k = next((k for k, (x, y) in enumerate(zip(rows_a, rows_b)) if x[1] != y[1] or x[0] != y[0]), None)
-    if k is None and len(rows_a) != len(rows_b):
-        k = min(len(rows_a), len(rows_b))
-    hashed = None
-    if k is not None:
-        row = rows_a[k] if k < len(rows_a) else rows_b[k]
-        hashed = _hash_witness(spec, row[0], bool(row[2]))
-    explored = (len(rows_a) if k is None else k) + a["reorders_tried"]
-    return OrderFindings(explored, hashed, a["reorder"] or b["reorder"])
+    compared, row = _first_difference(a["rows"], b["rows"])
+    hashed = None if row is None else _hash_witness(spec, row[0], bool(row[2]))
+    return OrderFindings(compared + a["reorders_tried"], hashed, a["reorder"] or b["reorder"])
+
+
+def _first_difference(rows_a: list[list[Any]], rows_b: list[list[Any]]) -> tuple[int, list[Any] | None]:
+    """The words both children ran compared, in the first child's order: how many agreed, and the first
+    row that differs or that one child never reached (``None``: none).  A word with a call one child could
+    not ask (a prefix its identifiers did not allow) is compared by neither."""
+    by_word = [{json.dumps(r[0]): r for r in rows} for rows in (rows_a, rows_b)]
+    compared = 0
+    for mine, theirs in ((rows_a, by_word[1]), (rows_b, by_word[0])):
+        for x in mine:
+            y = theirs.get(json.dumps(x[0]))
+            if x[3] or (y is not None and y[3]):
+                continue
+            if y is None or x[1] != y[1]:
+                return compared, x
+            compared += mine is rows_a
+    return compared, None

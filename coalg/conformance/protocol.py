@@ -43,6 +43,11 @@ What the kit takes a layer to show, where a design could go either way:
   must not carry what it took from the others.
 * A refusal is any exception the call raises (the output is ``refused`` with
   the exception's type); its message goes into the report.
+* A prefix the kit passes is either a record's identifier less its last
+  character, when that matches the record alone, or the prefix every live
+  identifier shares (an ambiguous one).  A call it cannot say that way on one
+  run of the layer (a one-character identifier, say) is not made, and nothing
+  is compared with it: identifiers differ from run to run.
 
 >>> class Tiny:
 ...     def save(self, content, *, type="fact", namespace="global", tags=(), metadata=None): return "x"

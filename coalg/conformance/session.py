@@ -15,7 +15,10 @@ the layer again and returns the store coalgebra's output:
   (ValueError)")`` (the message is kept in :attr:`Session.messages`), and the
   layer is read again, so a refusal that changed the store is seen;
 * a letter the layer cannot be asked (a capability it lacks, a reference the
-  protocol cannot express) is ``Err`` without calling the layer.
+  protocol cannot express) is ``Err`` without calling the layer; for a reference
+  it cannot express, the reason starts with :data:`NOT_ASKED` (:func:`not_asked`):
+  whether a prefix can name a record depends on the identifiers this run of the
+  layer chose, so no comparison with another run may use that call.
 
 A return value of the wrong shape is
 :class:`~coalg.conformance.protocol.ProtocolMisuse`.
@@ -56,7 +59,15 @@ from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
 from .snapshot import Naming, read_edges, read_records, to_store
 
-__all__ = ["PrefixNote", "Session", "unsupported"]
+__all__ = ["NOT_ASKED", "PrefixNote", "Session", "not_asked", "unsupported"]
+
+NOT_ASKED = "not asked: "
+"""The start of the reason of a call the session did not make: no reference string says what it names."""
+
+
+def not_asked(out: Output) -> bool:
+    """Whether ``out`` stands for a call the session did not make (see :data:`NOT_ASKED`)."""
+    return isinstance(out, Err) and out.reason.startswith(NOT_ASKED)
 
 _ANCESTRY_KEYS = ("evolved_from", "merged_from", "split_from")
 
@@ -146,8 +157,10 @@ class Session:
         if x in self.store.records:
             real = self.names.real[x]
             p = real[:-1]
-            if not p or [r for r in live if r.startswith(p)] != [real]:
-                raise _NotExpressible("no proper prefix of the record's identifier matches it alone")
+            if not p:
+                raise _NotExpressible("the record's identifier has one character, and the kit passes no empty prefix")
+            if [r for r in live if r.startswith(p)] != [real]:
+                raise _NotExpressible("the record's identifier less its last character matches other records too")
             return self.names.refer(p, x + "…")
         if len(live) < 2:
             raise _NotExpressible("a shared prefix needs two records")
@@ -271,7 +284,7 @@ class Session:
         except ProtocolMisuse:
             raise
         except _NotExpressible as e:
-            return Err(str(e)), (), None
+            return Err(NOT_ASKED + str(e)), (), None
         except Exception as e:  # noqa: BLE001 - an exception from a well-formed call is a refusal
             said = describe(e)
             if "(its message cannot be read" in said:

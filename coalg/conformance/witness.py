@@ -40,6 +40,7 @@ from ..model import (
     Supersede,
     thaw,
 )
+from .session import NOT_ASKED
 
 __all__ = ["SHARED_PREFIX", "python_calls", "replay_script"]
 
@@ -105,7 +106,7 @@ def python_calls(word: Sequence[Call], outputs: Sequence[Output], *, ids: str = 
         a = call.letter
         line = _line(a, known, ids, valid_time)
         if isinstance(out, Err) and not out.reason.startswith("refused"):
-            lines.append(f"# not asked: {line}  ({out.reason})")
+            lines.append(f"# not asked: {line}  ({out.reason.removeprefix(NOT_ASKED)})")
             continue
         if isinstance(out, Created) and not isinstance(a, SaveAt):
             targets = ", ".join(f'{ids}["{i}"]' for i in out.ids)

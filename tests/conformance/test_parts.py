@@ -205,3 +205,19 @@ def test_the_contextfs_model_layer_is_the_model_behind_the_protocol():
                  "metadata": thaw(r.metadata)} for i, r in ((i, erase_allocation(r)) for i, r in s.records.items())}
     assert m.records() == shown  # and no "valid_time": ContextFS has none
     assert m.edges() == [(x.source, x.relation.value, x.target) for x in sorted(s.edges)]
+
+
+def test_words_a_child_could_not_ask_are_compared_by_neither() -> None:
+    from coalg.conformance.order import _first_difference
+
+    w1, w2, w3 = [{"letter": "save"}], [{"letter": "save"}, {"letter": "evolve"}], [{"letter": "delete"}]
+    same = [[w1, "d1", False, False], [w2, "d2", False, False]]
+    assert _first_difference(same, [list(r) for r in same]) == (2, None)
+    # the second word's call could not be asked in the first child: its different digest is no difference
+    assert _first_difference([[w1, "d1", False, False], [w2, "dA", False, True]], same) == (1, None)
+    assert _first_difference(same, [[w1, "d1", False, False], [w2, "dB", False, True]]) == (1, None)
+    # a digest that differs, or a word one child never ran, is
+    assert _first_difference(same, [[w1, "d1", False, False], [w2, "dB", False, False]]) == (1, same[1])
+    assert _first_difference(same, same[:1]) == (1, same[1])
+    extra = [w3, "d3", True, False]
+    assert _first_difference(same, [*same, extra]) == (2, extra)
