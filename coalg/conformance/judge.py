@@ -27,8 +27,10 @@ together with its inverse.  Until then the first disagreement waits; a layer
 that never shows the second representation holds "with one representation".
 
 A predicate that asks for a store the protocol cannot build
-(:class:`~coalg.conformance.blackbox.Unconstructible`) does not judge that
-case; such cases are counted per clause in :attr:`Judge.skipped`.
+(:class:`~coalg.conformance.blackbox.Unconstructible`), or runs a call the
+session cannot ask there (a prefix that run's identifiers do not allow), does
+not judge that case; such cases are counted per clause in :attr:`Judge.skipped`.
+A call the session could not ask on the explored run itself is not judged at all.
 """
 
 from __future__ import annotations

@@ -96,8 +96,8 @@ def _step_witness(f: Finding, bb: BlackBox, runner: Replay, spec: str | None) ->
 
 def _reason_holds(key: str, explored: int, skipped: int) -> str:
     text = get_clause(key).holds.format(n=explored)
-    return text + (f"; {skipped} case(s) needed a store the protocol cannot build and were not judged"
-                   if skipped else "")
+    return text + (f"; {skipped} case(s) needed a store the protocol cannot build, or a call it cannot ask "
+                   "there, and were not judged" if skipped else "")
 
 
 _ONE_WAY = {
@@ -109,9 +109,18 @@ _ONE_WAY = {
 }
 
 
+_NONE_SHOWN = {"L2": "the layer showed no ancestry, neither as edges nor as metadata",
+               "L3": "the layer showed no edge at all"}
+
+
 def _one_representation(key: str, judge: Judge, n: int) -> str | None:
-    """The reason a redundancy law holds because the layer shows one representation only (else ``None``)."""
-    shown = judge.shown.of(key) if key in REDUNDANCY_KEYS else []
+    """The reason a redundancy law holds because the layer shows one representation only, or none (else
+    ``None``)."""
+    if key not in REDUNDANCY_KEYS:
+        return None
+    shown = judge.shown.of(key)
+    if not shown:
+        return f"holds (nothing to compare): {_NONE_SHOWN[key]} ({n} cases)"
     if len(shown) != 1:
         return None
     return (f"holds (one representation): {_ONE_WAY[key, shown[0]]}, so the two cannot disagree "
@@ -128,7 +137,8 @@ def _step_entries(judge: Judge, bb: BlackBox, runner: Replay, spec: str | None) 
             out[key] = clause_entry(key, False, n, f.problem.explanation, _step_witness(f, bb, runner, spec),
                                     skipped)
         elif n == 0:
-            why = (f"no case came up: {skipped} case(s) needed a store the protocol cannot build" if skipped
+            why = (f"no case came up: {skipped} case(s) needed a store the protocol cannot build, or a call it "
+                   "cannot ask there" if skipped
                    else "no call of the explored words is in this clause's scope")
             out[key] = clause_entry(key, None, 0, why, None, skipped)
         elif one is not None:
@@ -192,7 +202,10 @@ def _l5_entry(judge: Judge, bb: BlackBox, runner: Replay, spec: str | None, caps
     seeds = " and ".join(str(h) for h in HASHSEEDS)
     text = (f"the same words showed the same records and edges under PYTHONHASHSEED={seeds}, and with independent "
             f"saves reordered ({order.explored} cases)")
-    return clause_entry("L5", True, n, text + (f"; {prefix}" if prefix else ""), None, judge.skipped["L5"])
+    ties = judge.skipped["L5"]
+    untold = (f"; {ties} ambiguous prefix(es) whose pick the declared rule cannot tell (records born at one call, "
+              "or a record replaced in place) were not judged") if ties else ""
+    return clause_entry("L5", True, n, text + (f"; {prefix}" if prefix else "") + untold, None, ties)
 
 
 def _theorem_5_27(w: dict[str, Any], runner: Replay) -> dict[str, Any] | None:

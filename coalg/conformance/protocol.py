@@ -134,7 +134,8 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
            "never shows an ancestry edge; does not apply when no derivation succeeds.")),
     "L3": (("edges() after each evolve, merge, split and supersede. Every edge added must come with its inverse "
            "(evolved_from and evolved_into, merged_from and merged_into, and so on)"),
-           "Holds with one representation when no edge the layer shows ever has its inverse beside it."),
+           ("Holds with one representation when no edge the layer shows ever has its inverse beside it, and "
+            "with nothing to compare when it shows no edge at all.")),
     "L4i": (("each record's namespace. A call naming records of one namespace must act as it does on a fresh "
             "layer holding that namespace only, and leave the other namespaces alone"), _REBUILT),
     "L4ii": (("the records a call creates, and the same call on layers that differ only outside the created "

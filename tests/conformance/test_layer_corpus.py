@@ -52,6 +52,9 @@ def test_the_kit_gives_each_corpus_layer_its_declared_verdicts(name):
     got = {k: e["holds"] for k, e in report["clauses"].items()}
     wrong = {k: (got[k], m.EXPECTED[k], report["clauses"][k]["reason"]) for k in CLAUSES if got[k] != m.EXPECTED[k]}
     assert not wrong, f"{name}: (got, declared, reason) {wrong}"
+    for k, e in report["clauses"].items():  # what was left unjudged is said, not only counted
+        if e["holds"] is True and e["skipped"]:
+            assert "not judged" in e["reason"], (name, k, e["reason"])
     assert exit_status(report) == (0 if all(m.EXPECTED.values()) else 1)
     runner = Replay(m.FACTORY, inspect_layer(m.FACTORY))
     for k, e in report["clauses"].items():

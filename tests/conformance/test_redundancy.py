@@ -91,6 +91,9 @@ def test_metadata_only_lineage_holds_l2_with_one_representation():
     r = conform(MetadataOnly, **FAST)
     l2 = r["clauses"]["L2"]
     assert l2["holds"] is True and "only as metadata" in l2["reason"] and l2["representations"] == ["metadata"]
+    l3 = r["clauses"]["L3"]  # no edge at all: nothing an inverse could be missing from, and the reason says so
+    assert l3["holds"] is True and l3["reason"].startswith("holds (nothing to compare): the layer showed no edge")
+    assert l3["representations"] == []
 
 
 def test_one_way_edges_hold_l3_with_one_representation():
