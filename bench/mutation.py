@@ -349,6 +349,10 @@ _ONE_PAIR = "evolve writes one pair of edges: whether writes share one block mat
 _FALSY = "None and False are both falsy, and _write_pairs only tests `not single_block`"
 _SHIFT = "every count shifted or scaled alike: the most frequent types are the same"
 _HASH = "a hash only has to agree with equality; a constant or recomputed hash is slower, never different"
+_SHAPE = ("changes only when a node splits or joins, never which keys the set holds or their order; every leaf "
+          "stays at one depth")
+_SPLIT_FALSY = "None is as falsy as False for _halves' at_end"
+_SAME_LEVEL = "_join is only called on two nodes of one level, both inner or both leaves"
 EQUIVALENT: dict[str, str] = {
     "coalg.model.coalgebra.x__evolve__mutmut_48": _ONE_PAIR,
     "coalg.model.coalgebra.x__evolve__mutmut_58": _ONE_PAIR,
@@ -361,6 +365,19 @@ EQUIVALENT: dict[str, str] = {
     "coalg.model.store.xǁStoreǁ__hash____mutmut_6": _HASH,
     "coalg.model.recordmap.xǁRecordMapǁ__hash____mutmut_3": _HASH,
     "coalg.model.edgeindex.xǁEdgeIndexǁ__hash____mutmut_3": _HASH,
+    "coalg.model.sortedkeys.x__insert__mutmut_16": _SHAPE,
+    "coalg.model.sortedkeys.x__insert__mutmut_22": _SHAPE,
+    "coalg.model.sortedkeys.x__join__mutmut_5": _SHAPE,
+    "coalg.model.sortedkeys.x__remove__mutmut_46": _SHAPE,
+    "coalg.model.sortedkeys.x__remove__mutmut_48": _SHAPE,
+    "coalg.model.sortedkeys.x__remove__mutmut_50": _SHAPE,
+    "coalg.model.sortedkeys.x__join__mutmut_12": _SPLIT_FALSY,
+    "coalg.model.sortedkeys.x__join__mutmut_17": _SPLIT_FALSY,
+    "coalg.model.sortedkeys.x__join__mutmut_38": _SPLIT_FALSY,
+    "coalg.model.sortedkeys.x__join__mutmut_1": _SAME_LEVEL,
+    "coalg.model.sortedkeys.x__join__mutmut_29": _SAME_LEVEL,
+    "coalg.model.sortedkeys.xǁSortedKeysǁremove__mutmut_14": "unreachable: remove collapses a root with one child, "
+                                                              "so the root never loses its last child",
     "coalg.model.store.xǁStoreǁwithout_edges__mutmut_3": "the shortcut returns the store itself when no edge "
                                                         "goes; without it an equal store is built",
     "coalg.model.store.xǁStoreǁwith_edges__mutmut_4": "the shortcut returns the store itself when every edge "

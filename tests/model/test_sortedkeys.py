@@ -207,3 +207,30 @@ def test_appending_in_ascending_order_leaves_full_nodes_behind() -> None:
     for k in range(100, -1, -1):  # descending: a split of five keys leaves two on the left, three on the right
         t = t.insert(k)
     assert t == s and _leaf_sizes(t) == [2] + [3] * 33
+
+
+def test_removing_the_one_key_of_the_last_leaf_drops_that_leaf() -> None:
+    """An ascending append leaves a last leaf of one key; removing that key empties the leaf, which goes."""
+    s: SortedKeys[int] = SortedKeys()
+    for k in range(5):
+        s = s.insert(k)
+    assert _leaf_sizes(s) == [4, 1]
+    t = s.remove(4)
+    assert list(t) == [0, 1, 2, 3] and len(t) == 4 and _leaf_sizes(t) == [4]
+    depths: set[int] = set()
+    _check_shape(t._root, 0, depths)
+    assert list(s) == [0, 1, 2, 3, 4]  # the earlier version is untouched
+
+
+def test_removing_every_key_of_a_deep_set_leaves_an_empty_set_that_takes_keys_again() -> None:
+    s: SortedKeys[int] = SortedKeys()
+    for k in range(41):
+        s = s.insert(k)
+    left = set(range(41))
+    for k in [40, *range(40)]:  # the lone key of the last leaf first, then from the left
+        s, left = s.remove(k), left - {k}
+        depths: set[int] = set()
+        _check_shape(s._root, 0, depths)
+        assert len(depths) <= 1 and list(s) == sorted(left) and len(s) == len(left)
+    assert len(s) == 0 and list(s) == [] and s == SortedKeys() and 3 not in s
+    assert list(s.insert(3)) == [3]
