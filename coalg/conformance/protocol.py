@@ -35,7 +35,8 @@ What the kit takes a layer to show, where a design could go either way:
   (tombstones) or anything else internally; whatever ``records()`` lists is a
   live record to the kit, so a tombstone it shows is judged as one.
 * A record made by ``evolve``, ``merge`` or ``split`` shows the valid time its
-  call was given (``None`` when the call gave none), not its parent's.
+  call was given.  The kit passes ``valid_time`` only when it has one; without
+  it the layer's own rule applies (no valid time, or the parent's).
 * ``save(..., id=x)`` at an identifier already taken may replace that record or
   refuse; either is judged, a refusal by L1 (it must change nothing).
 * A ``merge`` of records from different namespaces may be refused.  One that

@@ -152,7 +152,11 @@ class Session:
 
     def _ref(self, x: Id, by_prefix: bool, note: list[PrefixNote]) -> str:
         if not by_prefix:
-            return self.names.to_layer(x)
+            s = self.names.to_layer(x)
+            if x not in self.store.records and s in self._raw:  # the layer's identifiers are its own to choose
+                raise _NotExpressible(f"the kit means a record the layer does not hold, but {quote(s, 40)} is the "
+                                      "identifier of one it holds")
+            return s
         live = self._live_real()
         if x in self.store.records:
             real = self.names.real[x]
