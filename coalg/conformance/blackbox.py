@@ -126,7 +126,9 @@ class BlackBox:
         self._live: OrderedDict[Store, Session] = OrderedDict()
         self._cache: dict[tuple[Store, Call], tuple[Output, Store]] = {}
         self._failed: set[Store] = set()
+        self._extras: dict[Store, dict[Id, str]] = {}
         first = self._session()
+        self._extras[first.store] = first.extras()
         self.fresh = first.store
         self.registry[self.fresh] = Path()
         self._park(first)
@@ -195,6 +197,7 @@ class BlackBox:
         self.calls += 1
         after = sess.store
         self.registry.setdefault(after, path.then(call, sess.created[-1]))
+        self._extras.setdefault(after, sess.extras())
         if sess.messages[-1] is not None:
             self.messages[(key, call)] = sess.messages[-1]
         note = sess.notes[-1]
@@ -241,13 +244,23 @@ class BlackBox:
         for calls in dict.fromkeys(candidates):
             sess = self._run(calls)
             path = self.path_of(sess)
-            self.registry.setdefault(sess.store, path)
-            if sess.store == target:
+            if sess.store == target and self._shows_as_before(sess, target):
+                self.registry.setdefault(sess.store, path)
+                self._extras.setdefault(sess.store, sess.extras())
                 self._park(sess)
                 return path
             sess.close()
         self._failed.add(target)
         raise Unconstructible
+
+    def _shows_as_before(self, sess: Session, target: Store) -> bool:
+        """Whether the rebuilt records that the predicate took unchanged from the store it started at also show
+        the fields the kit does not read as they did there (a layer's call may read them: a version, a kind)."""
+        if self.context is None:
+            return True
+        at = self.context[1]
+        before, now = self._extras.get(at, {}), sess.extras()
+        return all(before.get(i) == now.get(i) for i, r in target.records.items() if at.records.get(i) == r)
 
     def release(self) -> None:
         """Close every live layer and forget every store (the realisation may outlive the check)."""
@@ -255,6 +268,7 @@ class BlackBox:
             sess.close()
         self._live.clear()
         self._cache.clear()
+        self._extras.clear()
         self.registry.clear()
         self._failed.clear()
         self.trace.clear()

@@ -31,6 +31,10 @@ must be refused.
 
 What the kit takes a layer to show, where a design could go either way:
 
+* Fields of a record other than the ones named above (a ``status``, a
+  ``version``) are never judged.  The kit rebuilds some stores by saving what
+  records show; a rebuilt record that shows such fields otherwise than the
+  original is a case not judged, since your calls may read them.
 * ``records()`` lists the live records only.  A layer may keep deleted records
   (tombstones) or anything else internally; whatever ``records()`` lists is a
   live record to the kit, so a tombstone it shows is judged as one.

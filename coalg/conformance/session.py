@@ -123,11 +123,14 @@ class Session:
         self.born: dict[str, int] = {}
         self.replaced: dict[str, int] = {}
         self._raw: dict[str, Any] = {}
+        self._extras: dict[str, str] = {}
         self.store = self._look()
 
     def _look(self, planned: Sequence[Id] = ()) -> Store:
         """Read the layer; records nobody returned take the call's planned identifiers that are still free."""
-        raw = read_records(self.layer)
+        extras: dict[str, str] = {}
+        raw = read_records(self.layer, extras)
+        self._extras = extras
         self.born = {r: self.born.get(r, len(self.calls)) for r in sorted(raw)}
         self.replaced = {r: k for r, k in self.replaced.items() if r in raw}
         self._raw = raw
@@ -135,6 +138,10 @@ class Session:
         for real, name in zip(sorted(r for r in self._raw if r not in self.names.canonical), free):
             self.names.bind(real, name)
         return to_store(self._raw, read_edges(self.layer), self.names, valid_time=self.caps.has("valid_time"))
+
+    def extras(self) -> dict[Id, str]:
+        """The fields the kit does not read, per record that shows any (canonical names)."""
+        return {self.names.canonical.get(r, r): x for r, x in self._extras.items()}
 
     def close(self) -> None:
         """Close the layer (its ``close()``, when it has one); anything it raises is ProtocolMisuse."""

@@ -134,12 +134,18 @@ def _read_record(i: str, fields: Any) -> RawRecord:
             None if vt is None else plain(vt, f"{where}: valid_time"))
 
 
-def read_records(layer: Any) -> dict[str, RawRecord]:
+_READ = frozenset({"content", "type", "namespace", "tags", "metadata", "valid_time"})
+
+
+def read_records(layer: Any, extras: dict[str, str] | None = None) -> dict[str, RawRecord]:
     """``layer.records()``, its shape checked (:class:`ProtocolMisuse` naming what is wrong).
 
     Everything the layer's objects do while they are read (iteration, lookups,
     properties) is part of the guarded call: anything they raise is
-    :class:`ProtocolMisuse`.
+    :class:`ProtocolMisuse`.  ``extras``, when given, receives for each record
+    that shows other fields than the ones read a short text of them (never
+    raising): the kit does not judge them, but a store it rebuilds must show
+    them as the original did.
     """
     try:
         with layer_call("records"):
@@ -149,6 +155,10 @@ def read_records(layer: Any) -> dict[str, RawRecord]:
             for i, fields in list(rs.items()):
                 j = _ident(i, "records: an identifier")
                 out[j] = _read_record(j, fields)
+                if extras is not None:
+                    rest = sorted((quote(k, 40), quote(v, 200)) for k, v in fields.items() if k not in _READ)
+                    if rest:
+                        extras[j] = "; ".join(f"{k}: {v}" for k, v in rest)
             return out
     except ProtocolMisuse:
         raise
