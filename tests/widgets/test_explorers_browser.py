@@ -106,6 +106,7 @@ def test_a_click_redraws_the_playground(server: Server, chromium_browser: Any) -
     select = page.locator("select[multiple]").first
     labels = select.locator("option").all_inner_texts()
     select.select_option(index=[next(k for k, t in enumerate(labels) if t.startswith("id0005"))])
+    page.wait_for_timeout(300)  # the selection reaches the kernel
     page.locator("button.coalg-op-evolve").click()
     page.wait_for_function("(old) => { const i = document.querySelector('img.coalg-graph');"
                            " return i && i.getAttribute('src') !== old && i.complete && i.naturalWidth > 0; }",
