@@ -1,16 +1,15 @@
 """A dict-backed layer whose identifiers are words: the second record is called "missing".
 
-Design: records in a dict keyed by words handed out in order ("apple",
-"missing", "cedar", ...; never reused); ancestry kept as edges both ways and as
-metadata, written together; delete cascades; valid time accepted everywhere and
-inherited when not given.  An identifier is any string the layer chooses, so a
-word the kit might use for "no such record" can name a live one here.
+Design: the layer of ``dict_both`` (ancestry as edges both ways and as
+metadata, in sync; delete cascades; valid time inherited when not given), with
+identifiers handed out from a list of words ("apple", "missing", "cedar", ...;
+never reused).  An identifier is any string the layer chooses, so a word the
+kit might use for "no such record" can name a live one here.
 """
 
 from __future__ import annotations
 
-import copy
-from typing import Any
+from .dict_both import Memory
 
 DESIGN = "dict; identifiers are words, one of them 'missing'; edges and metadata in sync; valid time"
 FLAW = None
@@ -18,16 +17,9 @@ EXPECTED = {"L1": True, "L2": True, "L3": True, "L4i": True, "L4ii": True, "L5":
             "S1": True, "S2": True, "S3": True, "S4": True}
 
 WORDS = ("apple", "missing", "cedar", "delta", "ember", "fjord", "grove", "harbor", "iris", "juniper")
-INVERSE = {"evolved_from": "evolved_into", "merged_from": "merged_into", "split_from": "split_into",
-           "supersedes": "superseded_by"}
 
 
-class Memory:
-    def __init__(self) -> None:
-        self.data: dict[str, dict[str, Any]] = {}
-        self.links: list[tuple[str, str, str]] = []
-        self.counter = 0
-
+class WordIds(Memory):
     def _put(self, content, type, namespace, tags, metadata, valid_time):
         key = WORDS[self.counter] if self.counter < len(WORDS) else f"word{self.counter}"
         self.counter += 1
@@ -35,74 +27,5 @@ class Memory:
                           "metadata": dict(metadata), "valid_time": valid_time}
         return key
 
-    def _must(self, id):
-        if id not in self.data:
-            raise KeyError(id)
-        return self.data[id]
 
-    def _edge(self, a, rel, b):
-        for e in ((a, rel, b), (b, INVERSE[rel], a)):
-            if e not in self.links:
-                self.links.append(e)
-
-    def save(self, content, *, type="fact", namespace="global", tags=(), metadata=None, valid_time=None):
-        return self._put(content, type, namespace, tags, metadata or {}, valid_time)
-
-    def evolve(self, id, content, *, valid_time=None):
-        old = self._must(id)
-        vt = old["valid_time"] if valid_time is None else valid_time
-        new = self._put(content, old["type"], old["namespace"], old["tags"], {"evolved_from": id}, vt)
-        self._edge(new, "evolved_from", id)
-        return new
-
-    def merge(self, ids, *, valid_time=None):
-        ids = list(ids)
-        olds = [self._must(i) for i in ids]
-        if len(set(ids)) != len(ids) or len(ids) < 2:
-            raise ValueError("merge needs two or more different records")
-        if len({o["namespace"] for o in olds}) != 1:
-            raise ValueError("merge stays inside one namespace")
-        counts: dict[str, int] = {}
-        for o in olds:
-            counts[o["type"]] = counts.get(o["type"], 0) + 1
-        best = min(counts, key=lambda t: (-counts[t], t))
-        tags = sorted({t for o in olds for t in o["tags"]})
-        vts = [o["valid_time"] for o in olds if o["valid_time"] is not None]
-        vt = valid_time if valid_time is not None else (max(vts) if vts else None)
-        new = self._put(" | ".join(o["content"] for o in olds), best, olds[0]["namespace"], tags,
-                        {"merged_from": sorted(ids)}, vt)
-        for i in ids:
-            self._edge(new, "merged_from", i)
-        return new
-
-    def split(self, id, parts, *, valid_time=None):
-        old = self._must(id)
-        if len(parts) < 2:
-            raise ValueError("split needs two or more parts")
-        vt = old["valid_time"] if valid_time is None else valid_time
-        out = []
-        for p in parts:
-            new = self._put(p, old["type"], old["namespace"], old["tags"], {"split_from": id}, vt)
-            self._edge(new, "split_from", id)
-            out.append(new)
-        return out
-
-    def supersede(self, old, new):
-        self._must(old)
-        self._must(new)
-        if old == new:
-            raise ValueError("a record cannot supersede itself")
-        self._edge(new, "supersedes", old)
-
-    def delete(self, id):
-        self._must(id)
-        del self.data[id]
-        self.links = [e for e in self.links if id not in (e[0], e[2])]
-
-    def records(self):
-        return copy.deepcopy(self.data)
-
-    def edges(self):
-        return list(self.links)
-
-FACTORY = Memory
+FACTORY = WordIds
