@@ -76,10 +76,10 @@ def measure_book() -> dict[str, Any]:
             "exit": 0}
 
 
-def record(key: str, result: dict[str, Any]) -> dict[str, Any]:
-    """Put ``result`` under ``key`` in ``house.json`` (written whole, then renamed into place)."""
+def record(key: str, result: dict[str, Any], commit: str) -> dict[str, Any]:
+    """Put ``result`` (measured on ``commit``) under ``key`` in ``house.json`` (written whole, then renamed)."""
     data = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
-    data[key] = {**result, "target_seconds": TARGETS[key], "commit": _commit(),
+    data[key] = {**result, "target_seconds": TARGETS[key], "commit": commit,
                  "measured": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
                  "machine": f"{os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}"}
     tmp = OUT.with_suffix(".json.tmp")
@@ -92,7 +92,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=sorted(TARGETS), help="ci: .ci/run on a fresh clone; book: a clean book build")
     args = ap.parse_args()
-    result = record(args.what, measure_ci() if args.what == "ci" else measure_book())
+    commit = _commit()  # what is measured: HEAD when the measurement starts, not when it ends
+    result = record(args.what, measure_ci() if args.what == "ci" else measure_book(), commit)
     met = "met" if result["exit"] == 0 and result["seconds"] < result["target_seconds"] else "not met"
     print(f"{args.what}: {result['seconds']:.0f} s (target {result['target_seconds']:.0f} s: {met}), "
           f"exit {result['exit']}" + (f", {result['tally']}" if result.get("tally") else ""))
