@@ -19,14 +19,14 @@ _spec.loader.exec_module(house)
 def test_a_measurement_keeps_the_other_and_says_its_aim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "house.json"
     monkeypatch.setattr(house, "OUT", out)
-    house.record("book", {"seconds": 70.0, "exit": 0})
-    house.record("ci", {"seconds": 900.5, "exit": 1, "tally": "3 failed, 10 passed"})
+    house.record("book", {"seconds": 70.0, "exit": 0}, "abc1234")
+    house.record("ci", {"seconds": 900.5, "exit": 1, "tally": "3 failed, 10 passed"}, "def5678")
     data = json.loads(out.read_text(encoding="utf-8"))
     assert sorted(data) == ["book", "ci"] and not list(tmp_path.glob("*.tmp"))
     assert (data["book"]["seconds"], data["book"]["target_seconds"]) == (70.0, 60.0)
     assert (data["ci"]["exit"], data["ci"]["target_seconds"], data["ci"]["tally"]) == (1, 600.0, "3 failed, 10 passed")
-    assert len(data["ci"]["commit"]) >= 7 and data["ci"]["measured"].endswith("UTC")
-    house.record("book", {"seconds": 50.0, "exit": 0})
+    assert data["ci"]["commit"] == "def5678" and data["ci"]["measured"].endswith("UTC")
+    house.record("book", {"seconds": 50.0, "exit": 0}, "abc1234")
     again = json.loads(out.read_text(encoding="utf-8"))
     assert again["book"]["seconds"] == 50.0 and again["ci"] == data["ci"]
 
