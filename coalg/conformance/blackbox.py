@@ -197,7 +197,8 @@ class BlackBox:
         self.calls += 1
         after = sess.store
         self.registry.setdefault(after, path.then(call, sess.created[-1]))
-        self._extras.setdefault(after, sess.extras())
+        if after not in self._extras:  # read once per store, not on every step that reaches it again
+            self._extras[after] = sess.extras()
         if sess.messages[-1] is not None:
             self.messages[(key, call)] = sess.messages[-1]
         note = sess.notes[-1]
