@@ -378,6 +378,10 @@ EQUIVALENT: dict[str, str] = {
     "coalg.model.sortedkeys.x__join__mutmut_29": _SAME_LEVEL,
     "coalg.model.sortedkeys.xǁSortedKeysǁremove__mutmut_14": "unreachable: remove collapses a root with one child, "
                                                               "so the root never loses its last child",
+    "coalg.model.sortedkeys.x__insert__mutmut_50": "key == lows[0] only when the key is the subtree's least, "
+                                                   "already held: _insert returned None before",
+    "coalg.model.sqlite_like.x_has_like_artefacts__mutmut_7": "adds the capital X to the signs looked for; a "
+                                                             "capital is already caught by ascii_fold(i) != i",
     "coalg.model.store.xǁStoreǁwithout_edges__mutmut_3": "the shortcut returns the store itself when no edge "
                                                         "goes; without it an equal store is built",
     "coalg.model.store.xǁStoreǁwith_edges__mutmut_4": "the shortcut returns the store itself when every edge "

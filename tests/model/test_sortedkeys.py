@@ -222,6 +222,20 @@ def test_removing_the_one_key_of_the_last_leaf_drops_that_leaf() -> None:
     assert list(s) == [0, 1, 2, 3, 4]  # the earlier version is untouched
 
 
+def test_removing_the_one_key_of_a_middle_leaf_drops_that_leaf_and_its_bound() -> None:
+    """A key appended at the end of a full leaf that has a right neighbour gets a leaf of its own
+    between the two; removing it empties that leaf, which goes with its bound, and no other."""
+    s: SortedKeys[int] = SortedKeys()
+    for k in [0, 1, 2, 3, 10, 11, 12, 13, 5]:
+        s = s.insert(k)
+    assert _leaf_sizes(s) == [4, 1, 4]
+    t = s.remove(5)
+    assert list(t) == [0, 1, 2, 3, 10, 11, 12, 13] and _leaf_sizes(t) == [4, 4]
+    depths: set[int] = set()
+    _check_shape(t._root, 0, depths)
+    assert len(depths) == 1 and t.ceiling(4) == 10 and 5 not in t and 10 in t
+
+
 def test_removing_every_key_of_a_deep_set_leaves_an_empty_set_that_takes_keys_again() -> None:
     s: SortedKeys[int] = SortedKeys()
     for k in range(41):

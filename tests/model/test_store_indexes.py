@@ -51,6 +51,8 @@ def assert_indexes_agree(s: Store, theta: Theta, probes: set[str]) -> None:
         assert s.occurs(i) == (i in naive_occ(s))
         assert s.incident_edges(i) == {e for e in es if i in (e.source, e.target)}
         assert s.out_edges(i) == tuple(sorted(e for e in es if e.source == i))
+        assert s.in_edges(i) == tuple(sorted(e for e in es if e.target == i))
+        assert s.out_edges(i, ANCESTRY) == tuple(sorted(e for e in es if e.source == i and e.relation in ANCESTRY))
         assert s.in_edges(i, ANCESTRY) == tuple(sorted(e for e in es if e.target == i and e.relation in ANCESTRY))
         for p in {i[:k] for k in range(len(i) + 1)}:
             assert list(s.ids_with_prefix(p)) == sorted(j for j in records if j.startswith(p))

@@ -126,3 +126,9 @@ def test_edge_membership_is_exact_and_never_raises() -> None:
     assert Edge("zz", Relation.RELATED_TO, "b") not in s.edges  # an endpoint with no edges at all
     for other in (5, None, "abc", ("a", Relation.RELATED_TO), ("a", Relation.RELATED_TO, "b", "c")):
         assert other not in s.edges
+    # the index the steps read answers the same, without building the frozenset
+    ix = s.edge_index
+    assert Edge("a", Relation.RELATED_TO, "b") in ix
+    assert Edge("b", Relation.RELATED_TO, "a") not in ix and Edge("zz", Relation.RELATED_TO, "b") not in ix
+    for other in (5, None, "abc", ("a", Relation.RELATED_TO), ("a", Relation.RELATED_TO, "b", "c")):
+        assert other not in ix
