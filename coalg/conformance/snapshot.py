@@ -31,7 +31,7 @@ target)`` with one of the 22 relation names in any case.  Anything else is
 ...                                        "metadata": {"evolved_from": "u-9"}}}
 ...     def edges(self): return [("u-7", "EVOLVED_FROM", "u-9"), ("u-9", "evolved_into", "u-7")]
 >>> names = Naming(); names.bind("u-9", "id0001"); names.bind("u-7", "id0002")
->>> s = snapshot(Two(), names, valid_time=False)
+>>> s = to_store(read_records(Two()), read_edges(Two()), names, valid_time=False)
 >>> sorted(s.records), s.records["id0002"].metadata["evolved_from"], len(s.edges)
 (['id0001', 'id0002'], 'id0001', 2)
 """
@@ -45,7 +45,7 @@ from ..model import META_KEYS, FrozenMap, Id, Record, Relation, Store, freeze
 from .guard import describe, layer_call, plain, plain_str, quote
 from .protocol import ProtocolMisuse, as_mapping
 
-__all__ = ["Naming", "RawRecord", "read_edges", "read_records", "snapshot"]
+__all__ = ["Naming", "RawRecord", "read_edges", "read_records", "to_store"]
 
 RawRecord = tuple[str, str, str, frozenset[str], Mapping[str, Any], Any]
 """A record as read: content, type, namespace, tags, metadata (as given), valid time."""
@@ -224,8 +224,3 @@ def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relati
     for x in sorted({x for s, _, t in es for x in (s, t)}):
         names.name(x)
     return Store.of(out, [(names.name(s), r, names.name(t)) for s, r, t in es])
-
-
-def snapshot(layer: Any, names: Naming, *, valid_time: bool) -> Store:
-    """What ``layer`` shows now, as a store in canonical names."""
-    return to_store(read_records(layer), read_edges(layer), names, valid_time=valid_time)

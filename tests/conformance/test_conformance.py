@@ -10,7 +10,9 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import conform_layers as layers
 import pytest
@@ -109,6 +111,82 @@ def test_check_layer_raises_a_readable_assertion_with_the_witness():
     assert isinstance(info.value, AssertionError)
     assert "breaks L7" in text and "delete(id0001)" in text and "replay:" in text and "m.delete(" in text
     assert check_layer(layers.GoodMemory, length=2, walks=0, orders=False)["clauses"]["L1"]["holds"]
+
+
+def test_a_law_violation_names_every_failing_clause_then_shows_the_table_then_each_witness_once():
+    from coalg.conformance.report import format_report, format_witness
+
+    with pytest.raises(LawViolation) as info:
+        check_layer(layers.PlantedS4, length=3, walks=0, orders=False)
+    report, text = info.value.report, str(info.value)
+    assert [k for k, e in report["clauses"].items() if e["holds"] is False] == ["L1", "S1", "S4"]
+    lines = text.splitlines()
+    assert lines[0] == "the memory layer conform_layers:PlantedS4 breaks L1, S1, S4" and lines[1] == ""
+    table = format_report(report, witnesses=False).splitlines()
+    assert lines[2:2 + len(table)] == table  # the table without the witnesses, which follow it once each
+    starts = []
+    for k in ("L1", "S1", "S4"):
+        e = report["clauses"][k]
+        title = [n for n, line in enumerate(lines) if line.startswith(f"{k} {e['title']}: ")]
+        assert len(title) == 1, k
+        starts.append(title[0])
+        assert text.count(format_witness(k, e)) == 1, k
+    assert starts[0] == 3 + len(table) and lines[2 + len(table)] == ""  # one blank line under the table
+    assert sum(line.strip() == "replay:" for line in lines) == 3  # one replay script per failing clause
+    assert all(lines[n - 1] == "" for n in starts[1:])  # the others each after one blank line
+
+
+def test_check_layer_asks_conform_for_its_own_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_layer(f) judges f as conform(f) does with conform's defaults, the hash-seed and order runs included."""
+    import inspect
+
+    from coalg.conformance import kit
+
+    asked: dict[str, object] = {}
+
+    def recorded(factory: object, **kwargs: object) -> dict[str, object]:
+        asked.update(kwargs)
+        return {"clauses": {}}
+
+    monkeypatch.setattr(kit, "conform", recorded)
+    check_layer(layers.GoodMemory)
+    defaults = {k: p.default for k, p in inspect.signature(conform).parameters.items() if k in asked}
+    assert asked == defaults and set(asked) == {"length", "walks", "seed", "orders"}
+    assert asked["orders"] is True
+
+
+def test_the_l6_witness_of_a_layer_without_valid_time_runs_theorem_5_27_on_its_own_two_histories():
+    report = conform("layers.no_valid_time:OneClock", length=2, walks=0, orders=False)
+    w = report["clauses"]["L6"]["witness"]
+    proof = w["theorem_5_27"]
+    assert proof["conclusion"] is True
+    first = proof["steps"][0]["data"]
+    assert first["vt_h"] == [x["vt"] for x in w["h"]] and first["vt_h_prime"] == [x["vt"] for x in w["h_prime"]]
+    assert first["vt_h"] != first["vt_h_prime"]
+    assert "layers.no_valid_time:OneClock declares no valid-time argument" in proof["steps"][1]["explanation"]
+
+
+class ClockOnValidTime(layers.GoodMemory):
+    """Deterministic until a valid time is given: then save also stamps the wall clock."""
+
+    def save(self, content: str, *, type: str = "fact", namespace: str = "global", tags: Any = (),
+             metadata: Any = None, valid_time: Any = None) -> str:
+        if valid_time is not None:
+            metadata = {**(metadata or {}), "recorded_at": time.perf_counter_ns()}
+        return super().save(content, type=type, namespace=namespace, tags=tags, metadata=metadata,
+                            valid_time=valid_time)
+
+
+def test_a_layer_nondeterministic_only_under_valid_time_gets_a_replay_that_passes_it():
+    report = conform(ClockOnValidTime, length=2, walks=0, orders=False)
+    l5 = report["clauses"]["L5"]
+    assert l5["holds"] is False
+    assert l5["reason"].endswith("the layer depends on something besides the calls (a clock, randomness, state "
+                                 "shared between layers)")
+    w = l5["witness"]
+    assert any("valid_time" in c["letter"].get("record", {}) and c["letter"]["record"]["valid_time"] is not None
+               for c in w["word"])
+    assert "valid_time=" in w["replay"] and any("valid_time=" in c for c in w["calls"])
 
 
 def test_a_layer_that_is_not_deterministic_fails_l5_and_nothing_else_is_judged():

@@ -70,3 +70,14 @@ def test_a_module_that_exits_while_imported_is_one_line():
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr == ("coalg conform: error: loading the layer raised SystemExit: 0; a module must import "
                         "without ending the interpreter\n")
+
+
+def test_a_signal_without_a_name_is_named_by_its_number() -> None:
+    """A layer's process may die of a real-time signal, which has no name: the one-line error gives its number."""
+    import signal
+
+    from coalg.conformance.isolation import _signal_name
+
+    assert _signal_name(int(signal.SIGKILL)) == f"SIGKILL ({int(signal.SIGKILL)})"
+    rt = int(signal.SIGRTMIN) + 3
+    assert _signal_name(rt) == str(rt)

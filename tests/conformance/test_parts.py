@@ -12,7 +12,7 @@ from coalg.conformance.explore import rerun, start
 from coalg.conformance.order import permutation
 from coalg.conformance.protocol import capabilities_of, factory_spec
 from coalg.conformance.session import Session
-from coalg.conformance.snapshot import Naming, snapshot
+from coalg.conformance.snapshot import Naming, read_edges, read_records, to_store
 from coalg.model import Allocation, Call, Delete, Err, Evolve, Flag, Merge, Record, Save, Split
 
 A = Record("a", type="fact", namespace="alice")
@@ -32,7 +32,7 @@ def test_ancestry_metadata_is_renamed_and_read_as_a_set():
     names = Naming()
     for real, canon in (("x", "id0001"), ("y", "id0002"), ("z", "id0003")):
         names.bind(real, canon)
-    s = snapshot(Shows(), names, valid_time=False)
+    s = to_store(read_records(Shows()), read_edges(Shows()), names, valid_time=False)
     assert s.records["id0003"].metadata["merged_from"] == ("id0001", "id0002")
     assert s.records["id0003"].metadata["note"] == "x"  # only ancestry keys name records
     assert {(e.source, e.relation.value, e.target) for e in s.edges} == {
@@ -57,7 +57,7 @@ def test_records_of_the_wrong_shape_are_misuse(records, said):
             return []
 
     with pytest.raises(ProtocolMisuse, match=said.replace("(", r"\(").replace(")", r"\)")):
-        snapshot(Shows(), Naming(), valid_time=False)
+        to_store(read_records(Shows()), read_edges(Shows()), Naming(), valid_time=False)
 
 
 def test_a_refusal_keeps_the_store_and_the_message_and_the_layer_is_not_asked_what_it_cannot_do():
@@ -221,3 +221,39 @@ def test_words_a_child_could_not_ask_are_compared_by_neither() -> None:
     assert _first_difference(same, same[:1]) == (1, same[1])
     extra = [w3, "d3", True, False]
     assert _first_difference(same, [*same, extra]) == (2, extra)
+
+
+def test_the_contextfs_model_layer_takes_the_package_defaults_ids_and_prefixes_everywhere() -> None:
+    """save's defaults are a record's (type fact, namespace global), an ``id`` given to save is the
+    record's identifier, merge and split take prefixes as evolve does, and a full identifier names its
+    own record even where, read as a prefix, it would match an older one."""
+    from coalg.conformance.examples import ContextFSModelLayer
+
+    m = ContextFSModelLayer()
+    plain = m.save("c")
+    shown = m.records()[plain]
+    assert (shown["type"], shown["namespace"]) == (Record("c").type, Record("c").namespace) == ("fact", "global")
+    assert m.save("mine", id="A", namespace="first") == "A" and m.records()["A"]["content"] == "mine"
+    assert m.save("small", id="a", namespace="second") == "a"  # as a prefix, SQLite's LIKE 'a%' finds A too
+    e = m.evolve("a", "a2")
+    assert m.records()[e]["namespace"] == "second"  # evolve copies the namespace of the record it acts on
+    s = m.split("a", ["p", "q"])
+    assert [m.records()[i]["namespace"] for i in s] == ["second", "second"]
+    x, y = m.save("x"), m.save("y")
+    j = m.merge([x[:-1], y[:-1]])  # two prefixes, each naming one record
+    assert sorted(m.records()[j]["metadata"]["merged_from"]) == sorted([x, y])
+    parts = m.split(x[:-1], ["u", "v"])  # accepted; ContextFS records the prefix as given, not x
+    assert [m.records()[i]["content"] for i in parts] == ["u", "v"]
+    assert [m.records()[i]["metadata"]["split_from"] for i in parts] == [x[:-1], x[:-1]]
+
+
+@pytest.mark.skipif(not __import__("coalg.contextfs", fromlist=["AVAILABLE"]).AVAILABLE,
+                    reason="the released contextfs is not installed")
+def test_the_contextfs_runtime_layer_drives_the_package() -> None:
+    from coalg.conformance.examples import contextfs
+
+    m = contextfs()
+    a = m.save("a", namespace="alice")
+    e = m.evolve(a, "a2")
+    assert m.records()[e]["content"] == "a2" and m.records()[a]["content"] == "a"
+    assert (e, "evolved_from", a) in m.edges()
