@@ -257,3 +257,60 @@ def test_the_contextfs_runtime_layer_drives_the_package() -> None:
     e = m.evolve(a, "a2")
     assert m.records()[e]["content"] == "a2" and m.records()[a]["content"] == "a"
     assert (e, "evolved_from", a) in m.edges()
+
+
+@pytest.mark.parametrize("name", ["contextfs_model", "repaired"])
+def test_each_example_layer_steps_its_realisation_call_for_call(name: str) -> None:
+    """Every protocol method of an example layer is one step of its realisation on the letter it names, with
+    the same identifiers: the layer's store and the realisation's stay equal after each call (save with its
+    defaults, metadata and a given id, evolve, merge and split with valid times where the layer takes them,
+    recall, supersede, delete, and delete by a prefix where prefixes are accepted)."""
+    from coalg.conformance import examples
+    from coalg.conformance.examples import CLOCK
+    from coalg.model import EMPTY, FrozenMap, Oracle, RecallPrefix, Supersede, creates
+
+    m = getattr(examples, name)()
+    vt = {"valid_time": 7} if name == "repaired" else {}
+    def vt2(t: int) -> dict[str, int]:  # a derived record's own valid time, none of its parents'
+        return {"valid_time": t} if name == "repaired" else {}
+    oracle, s = Oracle(ids=m._oracle.ids), EMPTY
+
+    def model(a: Any, ids: tuple[str, ...] | None = None) -> Any:
+        nonlocal s
+        fresh = ids if ids is not None else tuple(oracle.fresh_id(s) for _ in range(creates(a)))
+        out, s = m.realisation.step(s, a, Allocation(fresh, CLOCK))
+        return out
+
+    a = m.save("a", **vt)
+    assert [a] == list(model(Save(Record("a", valid_time=vt.get("valid_time")))).ids) and m._store == s
+    b = m.save("b", type="decision", metadata={"k": 1}, id="mine")
+    assert b == "mine"
+    model(Save(Record("b", type="decision", metadata=FrozenMap({"k": 1}), valid_time=None)), ("mine",))
+    assert m._store == s
+    e = m.evolve(a, "a2", **vt2(9))
+    assert [e] == list(model(Evolve(a, "a2", **vt2(9))).ids) and m._store == s
+    j = m.merge([e, b], **vt2(11))
+    assert [j] == list(model(Merge((e, b), **vt2(11))).ids) and m._store == s
+    parts = m.split(j, ["p", "q"], **vt2(13))
+    assert parts == list(model(Split(j, ("p", "q"), **vt2(13))).ids) and len(parts) == 2 and m._store == s
+    assert m.recall(j) == model(RecallPrefix(j)).id == j
+    m.supersede(parts[0], parts[1])
+    model(Supersede(parts[0], parts[1]))
+    assert m._store == s and m.edges() != []
+    m.delete(e)
+    model(Delete(e))
+    assert m._store == s and m.records().get(e, {"type": "tombstone"})["type"] == "tombstone"  # gone, or a tombstone
+    if m.prefix_arguments:
+        m.delete(a[:-1])
+        model(Delete(a[:-1], by_prefix=True))
+        assert m._store == s and m.records().get(a, {"type": "tombstone"})["type"] == "tombstone"
+        m.save("upper", id="A")
+        m.save("lower", id="a")  # as a prefix, "a" would match the older "A" too (SQLite's LIKE)
+        model(Save(Record("upper")), ("A",))
+        model(Save(Record("lower")), ("a",))
+        m.delete("a")
+        model(Delete("a"))
+        assert m._store == s and "A" in m.records() and "a" not in m.records()
+    with pytest.raises(ValueError):  # a refusal is raised, and changes nothing
+        m.evolve("nothing-here", "x")
+    assert m._store == s
