@@ -353,6 +353,8 @@ _SHAPE = ("changes only when a node splits or joins, never which keys the set ho
           "stays at one depth")
 _SPLIT_FALSY = "None is as falsy as False for _halves' at_end"
 _SAME_LEVEL = "_join is only called on two nodes of one level, both inner or both leaves"
+_NARROW = "the prefix ranges only narrow the candidates, and every candidate is tested against the whole pattern"
+_REBUILT_EQUAL = "a shortcut that keeps a value already of the right type; rebuilding it gives an equal one"
 _CAUGHT_INSIDE = "the kit catches Nondeterministic and reports from its fields: its message is never shown"
 EQUIVALENT: dict[str, str] = {
     "coalg.model.coalgebra.x__evolve__mutmut_48": _ONE_PAIR,
@@ -383,6 +385,21 @@ EQUIVALENT: dict[str, str] = {
                                                    "already held: _insert returned None before",
     "coalg.model.sqlite_like.x_has_like_artefacts__mutmut_7": "adds the capital X to the signs looked for; a "
                                                              "capital is already caught by ascii_fold(i) != i",
+    "coalg.model.edgeindex.xǁEdgeIndexǁof__mutmut_11": "the frozen edge set is a cache: left empty, it is built "
+                                                      "on first use",
+    "coalg.model.recordmap.xǁRecordMapǁ__eq____mutmut_1": "an identity shortcut: without it the maps are compared "
+                                                         "in full, with the same answer",
+    "coalg.model.sortedkeys.x__remove__mutmut_49": "_remove never meets an inner node with one child: the root is "
+                                                   "collapsed when it drops to one, other nodes keep at least _MIN",
+    "coalg.model.sortedkeys.xǁSortedKeysǁof__mutmut_8": _SHAPE,
+    "coalg.model.sortedkeys.xǁSortedKeysǁinsert__mutmut_40": "key == lows[0] only when the key is already held, "
+                                                            "and insert returned before",
+    "coalg.model.sqlite_like.x__ranges__mutmut_19": _NARROW,
+    "coalg.model.sqlite_like.x_like_matches__mutmut_9": _NARROW,
+    "coalg.model.store.x__edges__mutmut_1": _REBUILT_EQUAL,
+    "coalg.model.store.x__edges__mutmut_4": _REBUILT_EQUAL,
+    "coalg.model.store.x__edges__mutmut_6": _REBUILT_EQUAL,
+    "coalg.model.store.xǁStoreǁ__init____mutmut_2": _REBUILT_EQUAL,
     "coalg.conformance.blackbox.xǁNondeterministicǁ__init____mutmut_1": _CAUGHT_INSIDE,
     "coalg.conformance.blackbox.xǁNondeterministicǁ__init____mutmut_2": _CAUGHT_INSIDE,
     "coalg.conformance.blackbox.xǁNondeterministicǁ__init____mutmut_3": _CAUGHT_INSIDE,

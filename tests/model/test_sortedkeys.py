@@ -248,3 +248,20 @@ def test_removing_every_key_of_a_deep_set_leaves_an_empty_set_that_takes_keys_ag
         assert len(depths) <= 1 and list(s) == sorted(left) and len(s) == len(left)
     assert len(s) == 0 and list(s) == [] and s == SortedKeys() and 3 not in s
     assert list(s.insert(3)) == [3]
+
+
+def test_the_tree_stays_shallow_and_iterates_from_any_key_across_every_level() -> None:
+    """A B⁺-tree of n keys is at most 1 + log_MIN(n) deep; iteration from a key climbs to the next sibling
+    on every level (here four-key nodes, so 300 keys make several inner levels)."""
+    import math
+
+    grown: SortedKeys[int] = SortedKeys()
+    for k in range(300):
+        grown = grown.insert(k)
+    for s in (grown, SortedKeys.of(range(300))):
+        depth, node = 0, s._root
+        while isinstance(node, _Inner):
+            depth, node = depth + 1, node.kids[0]
+        assert 2 <= depth <= 1 + math.log(300, sortedkeys._MIN)
+        for k in (-1, 0, 1, 37, 150, 298, 299, 300):
+            assert list(s.iter_from(k)) == list(range(max(k, 0), 300))

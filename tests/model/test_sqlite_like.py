@@ -3,7 +3,7 @@
 The expected answers come from Python's own ``sqlite3`` (the SQLite ContextFS
 runs on), never from :mod:`coalg.model.sqlite_like`: identifiers and prefixes
 are drawn over mixed case, ``_``, ``%``, non-ASCII letters (whose case SQLite
-does not fold), a NUL, and the hyphen and hex digits of the package's ids.
+does not fold), a NUL, a newline, and the hyphen and hex digits of the package's ids.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from coalg.model import (
     step,
 )
 
-_ALPHABET = "aAbBfF01-_%éÉßẞz\0Zk\u212a"
+_ALPHABET = "aAbBfF01-_%éÉßẞz\0Zk\u212a\n"
 ids = st.text(alphabet=_ALPHABET, min_size=0, max_size=6)
 prefixes = st.text(alphabet=_ALPHABET, min_size=0, max_size=4)
 
@@ -113,6 +113,13 @@ def test_case_variants_at_the_ends_of_the_alphabet_and_the_signs_between_the_cas
     keys = ["Zk", "zk", "ab", "Ab", "AB", "aB", "[x", "`y", "^z", "_q"]
     expected = _sqlite_matches(db, keys, p)
     assert list(like_matches(Store.of({k: Record("x") for k in keys}), p)) == expected
+
+
+@pytest.mark.parametrize("p", ["a_b", "a%b", "_", "%\n", "a\n"])
+def test_a_wildcard_matches_a_newline_as_sqlite_does(db: sqlite3.Connection, p: str) -> None:
+    keys = ["a\nb", "\n", "ab", "a\n\nb"]
+    assert list(like_matches(Store.of({k: Record("x") for k in keys}), p)) == _sqlite_matches(db, keys, p)
+    assert [like(k, p) for k in keys] == [bool(db.execute("SELECT ? LIKE ?", (k, p)).fetchone()[0]) for k in keys]
 
 
 def test_the_cases_the_package_meets() -> None:

@@ -132,3 +132,28 @@ def test_edge_membership_is_exact_and_never_raises() -> None:
     assert Edge("b", Relation.RELATED_TO, "a") not in ix and Edge("zz", Relation.RELATED_TO, "b") not in ix
     for other in (5, None, "abc", ("a", Relation.RELATED_TO), ("a", Relation.RELATED_TO, "b", "c")):
         assert other not in ix
+
+
+def test_edge_indexes_with_as_many_edges_but_different_ones_differ() -> None:
+    from coalg.model.edgeindex import EdgeIndex
+
+    one = EdgeIndex.of([Edge("a", Relation.RELATED_TO, "b")])
+    other = EdgeIndex.of([Edge("a", Relation.CAUSES, "b")])
+    assert one != other and EdgeIndex.of([Edge("a", Relation.RELATED_TO, "b")]) == one
+    records = {"a": Record("x"), "b": Record("y")}
+    assert Store.of(records, [("a", Relation.RELATED_TO, "b")]) != Store.of(records, [("a", Relation.CAUSES, "b")])
+
+
+def test_an_identifier_named_by_two_records_stays_named_until_neither_names_it() -> None:
+    """The record map counts, per identifier, the records whose ancestry metadata names it; built at once
+    or record by record, replacing or removing one of two namers leaves it named by the other."""
+    def namer(content: str) -> Record:
+        return Record(content, metadata={"evolved_from": "p"})
+
+    both = {"c1": namer("1"), "c2": namer("2")}
+    for m in (RecordMap.of(both), RecordMap().set("c1", both["c1"]).set("c2", both["c2"])):
+        assert m.names("p")
+        assert m.without("c1").names("p") and not m.without("c1").without("c2").names("p")
+        replaced = m.set("c1", Record("1'"))  # c1 no longer names p; c2 still does
+        assert replaced.names("p") and not replaced.set("c2", Record("2'")).names("p")
+        assert m.set("c1", namer("1''")).without("c2").names("p")  # replaced by another namer
