@@ -403,6 +403,8 @@ EQUIVALENT: dict[str, str] = {
     "coalg.conformance.blackbox.xǁNondeterministicǁ__init____mutmut_1": _CAUGHT_INSIDE,
     "coalg.conformance.blackbox.xǁNondeterministicǁ__init____mutmut_2": _CAUGHT_INSIDE,
     "coalg.conformance.blackbox.xǁNondeterministicǁ__init____mutmut_3": _CAUGHT_INSIDE,
+    "coalg.conformance.explore.x_shrink__mutmut_4": "None is as falsy as False for the loop's `improved`",
+    "coalg.conformance.order.x__shrink_reorder__mutmut_10": "None is as falsy as False for the loop's `improved`",
     "coalg.conformance.kit.xǁLawViolationǁ__init____mutmut_12": "None is as falsy as False for format_report's "
                                                                 "witnesses",
     "coalg.conformance.kit.x__nondeterministic__mutmut_32": "replay_script's default, valid_time=True, prints a "
