@@ -114,8 +114,10 @@ _NONE_SHOWN = {"L2": "the layer showed no ancestry, neither as edges nor as meta
 
 
 def _one_representation(key: str, judge: Judge, n: int) -> str | None:
-    """The reason a redundancy law holds because the layer shows one representation only, or none (else
-    ``None``)."""
+    """The reason a redundancy law holds because the layer shows one representation only, or none, and L7
+    holds because the layer shows no edge (else ``None``)."""
+    if key == "L7" and not judge.shown.of("L3"):
+        return f"holds (nothing to judge): the layer showed no edge at all, so none can dangle ({n} cases)"
     if key not in REDUNDANCY_KEYS:
         return None
     shown = judge.shown.of(key)

@@ -155,7 +155,8 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
            ("Always applies: without the valid_time capability it fails, as the paper's Theorem 5.27 says it "
            "must.")),
     "L7": (("edges() after every call, delete included. No evolved_*, merged_* or split_* edge may touch an "
-           "identifier records() does not list"), _EVERY),
+           "identifier records() does not list"),
+           "Always applies; holds with nothing to judge when the layer shows no edge at all."),
     "S1": (("records() and edges() around each save or derivation. Only new records and edges may be added, and "
            "a refused call that added something fails here"), _EVERY),
     "S2": (("the same save or derivation on a fresh layer holding only the records it names (rebuilt by saves). "

@@ -84,6 +84,7 @@ def test_edges_only_lineage_holds_l2_with_one_representation():
     l2 = r["clauses"]["L2"]
     assert l2["holds"] is True and l2["reason"].startswith("holds (one representation)")
     assert "only as edges" in l2["reason"] and l2["representations"] == ["edges"]
+    assert r["clauses"]["L7"]["reason"].startswith("no reached store has a dangling")  # edges shown: judged
     assert all(e["holds"] is not False for e in r["clauses"].values())
 
 
@@ -94,6 +95,8 @@ def test_metadata_only_lineage_holds_l2_with_one_representation():
     l3 = r["clauses"]["L3"]  # no edge at all: nothing an inverse could be missing from, and the reason says so
     assert l3["holds"] is True and l3["reason"].startswith("holds (nothing to compare): the layer showed no edge")
     assert l3["representations"] == []
+    l7 = r["clauses"]["L7"]  # nor one that could dangle: L7 says it judged nothing
+    assert l7["holds"] is True and l7["reason"].startswith("holds (nothing to judge): the layer showed no edge")
 
 
 def test_one_way_edges_hold_l3_with_one_representation():
