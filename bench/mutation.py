@@ -405,6 +405,8 @@ EQUIVALENT: dict[str, str] = {
     "coalg.conformance.blackbox.xǁNondeterministicǁ__init____mutmut_3": _CAUGHT_INSIDE,
     "coalg.conformance.explore.x_shrink__mutmut_4": "None is as falsy as False for the loop's `improved`",
     "coalg.conformance.order.x__shrink_reorder__mutmut_10": "None is as falsy as False for the loop's `improved`",
+    "coalg.conformance.kit.x__planned__mutmut_6": "a replay script reads a planned output only for the identifiers "
+                                                  "it names, never for the placeholder record",
     "coalg.conformance.kit.xǁLawViolationǁ__init____mutmut_12": "None is as falsy as False for format_report's "
                                                                 "witnesses",
     "coalg.conformance.kit.x__nondeterministic__mutmut_32": "replay_script's default, valid_time=True, prints a "

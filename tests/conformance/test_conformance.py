@@ -189,6 +189,26 @@ def test_a_layer_nondeterministic_only_under_valid_time_gets_a_replay_that_passe
     assert "valid_time=" in w["replay"] and any("valid_time=" in c for c in w["calls"])
 
 
+class StampedTombstones(layers.GoodMemory):
+    """Deterministic until a delete: the record stays listed as a tombstone stamped with the wall clock."""
+
+    def delete(self, id: str) -> None:
+        r = self._get(id)
+        r["metadata"] = {**r["metadata"], "deleted_at": time.perf_counter_ns()}
+        r["type"] = "tombstone"
+
+
+def test_a_nondeterministic_word_with_a_call_that_creates_nothing_replays_as_python():
+    report = conform(StampedTombstones, length=3, walks=0, orders=False)
+    w = report["clauses"]["L5"]["witness"]
+    assert report["clauses"]["L5"]["holds"] is False and "deleted_at" in report["clauses"]["L5"]["reason"]
+    ops = [c["letter"]["op"] for c in w["word"]]
+    assert "delete" in ops
+    line = w["calls"][ops.index("delete")]
+    assert line.startswith("m.delete(")  # a plain call: it names no record it made
+    compile(w["replay"], "replay.py", "exec")  # and the script is Python
+
+
 def test_a_layer_that_is_not_deterministic_fails_l5_and_nothing_else_is_judged():
     report = conform(layers.Nondeterministic, length=2, walks=0, orders=False)
     l5 = report["clauses"]["L5"]

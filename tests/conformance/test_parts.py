@@ -294,6 +294,8 @@ def test_each_example_layer_steps_its_realisation_call_for_call(name: str) -> No
     parts = m.split(j, ["p", "q"], **vt2(13))
     assert parts == list(model(Split(j, ("p", "q"), **vt2(13))).ids) and len(parts) == 2 and m._store == s
     assert m.recall(j) == model(RecallPrefix(j)).id == j
+    assert m.recall("nothing-here") is None  # not found: None, as the protocol has it
+    model(RecallPrefix("nothing-here"))
     m.supersede(parts[0], parts[1])
     model(Supersede(parts[0], parts[1]))
     assert m._store == s and m.edges() != []
@@ -314,3 +316,29 @@ def test_each_example_layer_steps_its_realisation_call_for_call(name: str) -> No
     with pytest.raises(ValueError):  # a refusal is raised, and changes nothing
         m.evolve("nothing-here", "x")
     assert m._store == s
+
+
+def test_an_l6_failure_stands_only_when_both_histories_made_call_by_call_create_and_record_one_store() -> None:
+    """The black box's L6 failure is confirmed by making the witness's two histories on fresh layers: both must
+    create at every call and end in one store; a refusal or two different stores send the search to runs made
+    word for word."""
+    from coalg.conformance.kit import _recorded
+    from coalg.model import Created, Err, Store, call_to_json
+
+    one, two = (Store.of({"id0001": Record(c)}) for c in ("a", "b"))
+
+    class Runner:  # plays the layer: each history's outputs and final store, as given
+        def __init__(self, h: list[tuple[Any, Any]], h_prime: list[tuple[Any, Any]]) -> None:
+            self.runs = [h, h_prime]
+
+        def run(self, calls: list[Any]) -> list[tuple[Any, Any]]:
+            return self.runs.pop(0)
+
+    save = call_to_json(Call(Save(A), Allocation(("id0001",), 1)))
+    w = {"h": [{"call": save, "tt": 1, "vt": 1}], "h_prime": [{"call": save, "tt": 1, "vt": 2}]}
+    made = Created((("id0001", A),))
+    assert _recorded(Runner([(made, one)], [(made, one)]), w) is True
+    assert _recorded(Runner([(made, one)], [(made, two)]), w) is False  # two stores: valid time shows
+    assert _recorded(Runner([(made, one)], [(Err("no"), one)]), w) is False  # a refusal: not the history
+    assert _recorded(Runner([(Err("no"), one)], [(made, one)]), w) is False
+    assert _recorded(Runner([], [(made, one)]), w) is False  # nothing made
