@@ -94,8 +94,13 @@ def _step_witness(f: Finding, bb: BlackBox, runner: Replay, spec: str | None) ->
     return w
 
 
+_REFUSALS_ONLY = ("; words with a delete, a replacement or a call by prefix (the full alphabet, where the law does "
+                  "not speak) were judged only for refused calls, each of which must change nothing")
+"""What L1 and S1 judge beyond the fragment: the refusal check of :meth:`Judge.check`."""
+
+
 def _reason_holds(key: str, explored: int, skipped: int) -> str:
-    text = get_clause(key).holds.format(n=explored)
+    text = get_clause(key).holds.format(n=explored) + (_REFUSALS_ONLY if key in ("L1", "S1") else "")
     return text + (f"; {skipped} case(s) needed a store the protocol cannot build, or a call it cannot ask "
                    "there, and were not judged" if skipped else "")
 

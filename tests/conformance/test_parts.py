@@ -342,3 +342,15 @@ def test_an_l6_failure_stands_only_when_both_histories_made_call_by_call_create_
     assert _recorded(Runner([(made, one)], [(Err("no"), one)]), w) is False  # a refusal: not the history
     assert _recorded(Runner([(Err("no"), one)], [(made, one)]), w) is False
     assert _recorded(Runner([], [(made, one)]), w) is False  # nothing made
+
+
+def test_l1_and_s1_say_that_beyond_the_fragment_only_refusals_were_judged() -> None:
+    """L1 and S1 speak of the stores the fragment reaches; on words with the full alphabet's other calls the kit
+    checks only that a refused call changed nothing, and a holding verdict says so."""
+    r = conform(layers.GoodMemory, length=2, walks=0, orders=False)
+    for key in ("L1", "S1"):
+        why = r["clauses"][key]["reason"]
+        assert r["clauses"][key]["holds"] is True
+        assert why.endswith("(the full alphabet, where the law does not speak) were judged only for refused "
+                            "calls, each of which must change nothing"), key
+    assert "refused" not in r["clauses"]["S4"]["reason"]
