@@ -355,6 +355,7 @@ _SPLIT_FALSY = "None is as falsy as False for _halves' at_end"
 _SAME_LEVEL = "_join is only called on two nodes of one level, both inner or both leaves"
 _NARROW = "the prefix ranges only narrow the candidates, and every candidate is tested against the whole pattern"
 _REBUILT_EQUAL = "a shortcut that keeps a value already of the right type; rebuilding it gives an equal one"
+_SAVE_AT = "a replacement creates no record: with ids None no fresh identifier is drawn, as with ()"
 _CAUGHT_INSIDE = "the kit catches Nondeterministic and reports from its fields: its message is never shown"
 EQUIVALENT: dict[str, str] = {
     "coalg.model.coalgebra.x__evolve__mutmut_48": _ONE_PAIR,
@@ -405,6 +406,10 @@ EQUIVALENT: dict[str, str] = {
     "coalg.conformance.blackbox.xǁNondeterministicǁ__init____mutmut_3": _CAUGHT_INSIDE,
     "coalg.conformance.explore.x_shrink__mutmut_4": "None is as falsy as False for the loop's `improved`",
     "coalg.conformance.order.x__shrink_reorder__mutmut_10": "None is as falsy as False for the loop's `improved`",
+    "coalg.conformance.examples.xǁRealisationLayerǁ_do__mutmut_20": "CLOCK is 0, the clock an Allocation has "
+                                                                     "by default",
+    "coalg.conformance.examples.xǁRealisationLayerǁ_save__mutmut_21": _SAVE_AT,
+    "coalg.conformance.examples.xǁRealisationLayerǁ_save__mutmut_23": _SAVE_AT,
     "coalg.conformance.kit.x__planned__mutmut_6": "a replay script reads a planned output only for the identifiers "
                                                   "it names, never for the placeholder record",
     "coalg.conformance.kit.xǁLawViolationǁ__init____mutmut_12": "None is as falsy as False for format_report's "

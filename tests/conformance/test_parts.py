@@ -13,7 +13,7 @@ from coalg.conformance.order import permutation
 from coalg.conformance.protocol import capabilities_of, factory_spec
 from coalg.conformance.session import Session
 from coalg.conformance.snapshot import Naming, read_edges, read_records, to_store
-from coalg.model import Allocation, Call, Delete, Err, Evolve, Flag, Merge, Record, Save, Split
+from coalg.model import Allocation, Call, Delete, Err, Evolve, Flag, Merge, Record, Save, SaveAt, Split
 
 A = Record("a", type="fact", namespace="alice")
 
@@ -287,8 +287,12 @@ def test_each_example_layer_steps_its_realisation_call_for_call(name: str) -> No
     assert b == "mine"
     model(Save(Record("b", type="decision", metadata=FrozenMap({"k": 1}), valid_time=None)), ("mine",))
     assert m._store == s
+    assert m.save("b again", id=b, type="decision") == b  # a taken id: the record is replaced there
+    model(SaveAt(b, Record("b again", type="decision", valid_time=None)), ())
+    assert m._store == s and m.records()[b]["content"] == "b again"
     e = m.evolve(a, "a2", **vt2(9))
     assert [e] == list(model(Evolve(a, "a2", **vt2(9))).ids) and m._store == s
+    assert m.records()[e]["metadata"]["evolved_from"] == a  # shown as the realisation's reader shows it
     j = m.merge([e, b], **vt2(11))
     assert [j] == list(model(Merge((e, b), **vt2(11))).ids) and m._store == s
     parts = m.split(j, ["p", "q"], **vt2(13))
@@ -313,9 +317,10 @@ def test_each_example_layer_steps_its_realisation_call_for_call(name: str) -> No
         m.delete("a")
         model(Delete("a"))
         assert m._store == s and "A" in m.records() and "a" not in m.records()
-    with pytest.raises(ValueError):  # a refusal is raised, and changes nothing
+    with pytest.raises(ValueError) as refused:  # a refusal is raised with the realisation's reason
         m.evolve("nothing-here", "x")
-    assert m._store == s
+    said = model(Evolve("nothing-here", "x"))
+    assert str(refused.value) == said.reason and m._store == s
 
 
 def test_an_l6_failure_stands_only_when_both_histories_made_call_by_call_create_and_record_one_store() -> None:
