@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -207,6 +208,49 @@ def test_a_nondeterministic_word_with_a_call_that_creates_nothing_replays_as_pyt
     line = w["calls"][ops.index("delete")]
     assert line.startswith("m.delete(")  # a plain call: it names no record it made
     compile(w["replay"], "replay.py", "exec")  # and the script is Python
+
+
+class RefusalLeavesTraces(layers.GoodMemory):
+    """A merge across namespaces, refused, after it wrote a draft record with an edge to the first record named."""
+
+    def merge(self, ids: Sequence[str], *, valid_time: Any = None) -> str:
+        rs = [self._records.get(i) for i in ids]
+        if all(rs) and len({r["namespace"] for r in rs if r}) > 1:
+            draft = self._new("draft", "fact", "global", (), {}, None)
+            self._edges |= {(draft, "related_to", ids[0])}
+        return super().merge(ids, valid_time=valid_time)
+
+
+def test_a_refusal_that_changed_the_store_is_reported_with_everything_it_changed():
+    """The witness of a refused call that changed the store lists what changed, each kind under its own key;
+    checked against the stores before and after the call that the witness shows."""
+    w = conform(RefusalLeavesTraces, length=3, walks=0, orders=False)["clauses"]["S1"]["witness"]
+    before, after = w["before"], w["after"]
+    key = json.dumps
+    edges_before, edges_after = ({key(e, sort_keys=True) for e in s["edges"]} for s in (before, after))
+    expected = {
+        "lost_records": sorted(set(before["records"]) - set(after["records"])),
+        "changed_records": sorted(i for i in set(before["records"]) & set(after["records"])
+                                  if before["records"][i] != after["records"][i]),
+        "added_records": sorted(set(after["records"]) - set(before["records"])),
+        "lost_edges": sorted(edges_before - edges_after),
+        "added_edges": sorted(edges_after - edges_before),
+    }
+    got = {k: sorted(key(e, sort_keys=True) for e in v) if k.endswith("edges") else v
+           for k, v in w["offending"].items()}
+    assert got == expected
+    assert expected["added_records"] and expected["added_edges"]
+    assert w["explanation"].startswith(f"{show_call_of(w)} was refused (")
+    for k in expected:
+        if expected[k]:
+            assert k.replace("_", " ") in w["explanation"], k
+
+
+def show_call_of(w: dict[str, Any]) -> str:
+    """The last call of a witness as the report writes it."""
+    from coalg.model import call_from_json
+
+    return show_call(call_from_json(w["word"][-1]))
 
 
 def test_a_layer_that_is_not_deterministic_fails_l5_and_nothing_else_is_judged():

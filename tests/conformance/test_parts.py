@@ -359,3 +359,16 @@ def test_l1_and_s1_say_that_beyond_the_fragment_only_refusals_were_judged() -> N
         assert why.endswith("(the full alphabet, where the law does not speak) were judged only for refused "
                             "calls, each of which must change nothing"), key
     assert "refused" not in r["clauses"]["S4"]["reason"]
+
+
+def test_the_report_table_gives_a_failing_clause_its_calls_then_its_reason_and_a_holding_one_its_reason() -> None:
+    from coalg.conformance.report import format_report
+
+    r = conform(layers.PlantedL7, length=3, walks=0, orders=False)
+    rows = {line.split()[0]: line for line in format_report(r, witnesses=False).splitlines()
+            if line[:3].rstrip() in r["clauses"]}
+    l7, l1 = r["clauses"]["L7"], r["clauses"]["L1"]
+    assert l7["holds"] is False and l1["holds"] is True
+    assert rows["L7"].endswith("  " + "; ".join(l7["witness"]["calls"]) + " -- " + l7["reason"])
+    assert l7["witness"]["calls"][-1] in rows["L7"] and "delete(" in rows["L7"]
+    assert rows["L1"].endswith("  " + l1["reason"]) and " -- " not in rows["L1"]
