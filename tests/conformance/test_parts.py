@@ -372,3 +372,18 @@ def test_the_report_table_gives_a_failing_clause_its_calls_then_its_reason_and_a
     assert rows["L7"].endswith("  " + "; ".join(l7["witness"]["calls"]) + " -- " + l7["reason"])
     assert l7["witness"]["calls"][-1] in rows["L7"] and "delete(" in rows["L7"]
     assert rows["L1"].endswith("  " + l1["reason"]) and " -- " not in rows["L1"]
+
+
+def test_a_witness_for_a_terminal_reads_title_how_found_calls_then_replay() -> None:
+    from coalg.conformance.report import format_witness
+
+    r = conform(layers.PlantedL7, length=3, walks=0, orders=False)
+    e = r["clauses"]["L7"]
+    w = e["witness"]
+    calls, script = w["calls"], w["replay"].rstrip("\n").splitlines()
+    assert format_witness("L7", e).splitlines() == [
+        f"L7 {e['title']}: {e['reason']}",
+        f"  found: {w['minimality']}",
+        "  calls:", *(f"    {c}" for c in calls),
+        "  replay:", *(f"    {x}" if x else "" for x in script)]
+    assert w["minimality"] and calls and script
