@@ -387,3 +387,46 @@ def test_a_witness_for_a_terminal_reads_title_how_found_calls_then_replay() -> N
         "  calls:", *(f"    {c}" for c in calls),
         "  replay:", *(f"    {x}" if x else "" for x in script)]
     assert w["minimality"] and calls and script
+
+
+def test_the_report_as_a_terminal_shows_it() -> None:
+    """format_report on a report written here by hand (not by the kit): the heading, the budget, the table with
+    one row per clause present (S2 left out), the rule under L7, and the tally."""
+    from coalg.conformance.report import clause_entry, format_report, format_witness
+    from coalg.laws import CLAUSES
+
+    clauses = {}
+    for k in CLAUSES:
+        if k == "L7":
+            clauses[k] = clause_entry(k, False, 5, "an edge dangles.", {
+                "calls": ["m.save('a')", "m.delete(x)"], "minimality": "breadth first", "replay": "m = M()\n"})
+        elif k == "L5":
+            clauses[k] = clause_entry(k, None, 0, "not judged: no prefixes")
+        elif k != "S2":
+            clauses[k] = clause_entry(k, True, 3, f"{k} held.")
+    report = {"layer": "mine:Layer", "capabilities": [], "clauses": clauses,
+              "budget": {"length": 2, "walks": 0, "walk_length": 8, "seed": 0}}
+    assert format_report(report, witnesses=False) == """\
+Laws L1–L7 and derivation schema S1–S4 on the memory layer mine:Layer
+capabilities: none; explored: every word of up to 2 calls from a fresh layer, then 0 random walks (seed 0)
+
+clause  title                          holds  explored  result / witness
+------  -----------------------------  -----  --------  ----------------
+L1      record monotonicity            yes    3         L1 held.
+L2      edge–record agreement          yes    3         L2 held.
+L3      inverse closure                yes    3         L3 held.
+L4i     confinement                    yes    3         L4i held.
+L4ii    construction locality          yes    3         L4ii held.
+L5      resolution independence        n/a    0         not judged: no prefixes
+L6      bitemporality                  yes    3         L6 held.
+L7      lineage referential integrity  NO     5         m.save('a'); m.delete(x) -- an edge dangles.
+------  -----------------------------  -----  --------  ----------------
+S1      additivity                     yes    3         S1 held.
+S3      edge support                   yes    3         S3 held.
+S4      ancestry direction             yes    3         S4 held.
+
+6 of 8 law clauses hold, 1 fail, 1 do not apply; 3 of 3 schema clauses hold.
+"""
+    report["capabilities"] = ["valid_time", "prefix_recall"]
+    assert format_report(report).splitlines()[1].startswith("capabilities: valid_time, prefix_recall; explored:")
+    assert format_report(report).endswith("\n\n" + format_witness("L7", report["clauses"]["L7"]) + "\n")
