@@ -397,8 +397,8 @@ def test_the_report_as_a_terminal_shows_it() -> None:
 
     clauses = {}
     for k in CLAUSES:
-        if k == "L7":
-            clauses[k] = clause_entry(k, False, 5, "an edge dangles.", {
+        if k in ("L2", "L7", "S3"):
+            clauses[k] = clause_entry(k, False, 5, f"{k} broke.", {
                 "calls": ["m.save('a')", "m.delete(x)"], "minimality": "breadth first", "replay": "m = M()\n"})
         elif k == "L5":
             clauses[k] = clause_entry(k, None, 0, "not judged: no prefixes")
@@ -413,20 +413,21 @@ capabilities: none; explored: every word of up to 2 calls from a fresh layer, th
 clause  title                          holds  explored  result / witness
 ------  -----------------------------  -----  --------  ----------------
 L1      record monotonicity            yes    3         L1 held.
-L2      edge–record agreement          yes    3         L2 held.
+L2      edge–record agreement          NO     5         m.save('a'); m.delete(x) -- L2 broke.
 L3      inverse closure                yes    3         L3 held.
 L4i     confinement                    yes    3         L4i held.
 L4ii    construction locality          yes    3         L4ii held.
 L5      resolution independence        n/a    0         not judged: no prefixes
 L6      bitemporality                  yes    3         L6 held.
-L7      lineage referential integrity  NO     5         m.save('a'); m.delete(x) -- an edge dangles.
+L7      lineage referential integrity  NO     5         m.save('a'); m.delete(x) -- L7 broke.
 ------  -----------------------------  -----  --------  ----------------
 S1      additivity                     yes    3         S1 held.
-S3      edge support                   yes    3         S3 held.
+S3      edge support                   NO     5         m.save('a'); m.delete(x) -- S3 broke.
 S4      ancestry direction             yes    3         S4 held.
 
-6 of 8 law clauses hold, 1 fail, 1 do not apply; 3 of 3 schema clauses hold.
+5 of 8 law clauses hold, 2 fail, 1 do not apply; 2 of 3 schema clauses hold, 1 fail.
 """
     report["capabilities"] = ["valid_time", "prefix_recall"]
     assert format_report(report).splitlines()[1].startswith("capabilities: valid_time, prefix_recall; explored:")
-    assert format_report(report).endswith("\n\n" + format_witness("L7", report["clauses"]["L7"]) + "\n")
+    witnesses = [format_witness(k, clauses[k]) for k in ("L2", "L7", "S3")]
+    assert format_report(report).endswith("".join(f"\n\n{w}" for w in witnesses) + "\n")
