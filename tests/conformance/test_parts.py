@@ -431,3 +431,24 @@ S4      ancestry direction             yes    3         S4 held.
     assert format_report(report).splitlines()[1].startswith("capabilities: valid_time, prefix_recall; explored:")
     witnesses = [format_witness(k, clauses[k]) for k in ("L2", "L7", "S3")]
     assert format_report(report).endswith("".join(f"\n\n{w}" for w in witnesses) + "\n")
+
+
+def test_a_hash_seed_difference_found_on_a_walk_is_shrunk_in_both_interpreters() -> None:
+    """SetJoin joins merged contents in the order of a set of strings: words of one call cannot show it, a walk
+    does, and the word is cut in the two child interpreters while their runs still differ. The witness keeps
+    both runs' observations, which differ in the merged record's content at the last call."""
+    import layers.flaw_hash_order as m
+
+    r = conform(factory_spec(m.FACTORY), length=1, walks=10)
+    e = r["clauses"]["L5"]
+    w = e["witness"]
+    assert e["holds"] is False and w["kind"] == "hash seed"
+    assert w["minimality"].startswith("found on a seeded random walk, then shrunk greedily")
+    ops = [c["op"] for c in w["word"]]
+    assert ops[-1] == "merge" and ops.count("save") == 2 and len(ops) < 8
+    first, second = w["observations"].values()
+    assert first["after"] != second["after"] and first["outputs"][:-1] == second["outputs"][:-1]
+    merged = {i for i in first["after"]["records"] if " " in first["after"]["records"][i]["content"]}
+    assert merged and all(first["after"]["records"][i]["content"] != second["after"]["records"][i]["content"]
+                          for i in merged)
+    assert "varies from run to run" not in e["reason"] and f"call {len(ops)} created different records" in e["reason"]
