@@ -452,3 +452,10 @@ def test_a_hash_seed_difference_found_on_a_walk_is_shrunk_in_both_interpreters()
     assert merged and all(first["after"]["records"][i]["content"] != second["after"]["records"][i]["content"]
                           for i in merged)
     assert "varies from run to run" not in e["reason"] and f"call {len(ops)} created different records" in e["reason"]
+
+
+def test_a_hash_seed_difference_on_a_word_of_the_breadth_first_search_needs_no_shrinking() -> None:
+    import layers.flaw_hash_order as m
+
+    w = conform(factory_spec(m.FACTORY), length=3, walks=0)["clauses"]["L5"]["witness"]
+    assert w["kind"] == "hash seed" and w["minimality"] == "breadth first: no shorter word differs"
