@@ -452,6 +452,9 @@ def test_a_hash_seed_difference_found_on_a_walk_is_shrunk_in_both_interpreters()
     assert merged and all(first["after"]["records"][i]["content"] != second["after"]["records"][i]["content"]
                           for i in merged)
     assert "varies from run to run" not in e["reason"] and f"call {len(ops)} created different records" in e["reason"]
+    assert list(w["observations"]) == ["PYTHONHASHSEED=0", "PYTHONHASHSEED=1"]
+    assert "in the PYTHONHASHSEED=0 run and" in e["reason"] and e["reason"].endswith("in the PYTHONHASHSEED=1.")
+    assert w["offending"]["record"] in merged
 
 
 def test_a_hash_seed_difference_on_a_word_of_the_breadth_first_search_needs_no_shrinking() -> None:
