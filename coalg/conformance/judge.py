@@ -45,13 +45,16 @@ from .blackbox import BlackBox, Path, Unconstructible
 from .explore import derived_of, levels, shrink, start, walks
 from .session import not_asked
 
-__all__ = ["REDUNDANCY_KEYS", "STEP_KEYS", "Finding", "Judge", "Problem", "Shown", "alphabet_of"]
+__all__ = ["REDUNDANCY_KEYS", "REFUSAL_KEYS", "STEP_KEYS", "Finding", "Judge", "Problem", "Shown", "alphabet_of"]
 
 STEP_KEYS = ("L1", "L2", "L3", "L4i", "L4ii", "L7", "S1", "S2", "S3", "S4")
 """The clauses judged one transition at a time by the law search's predicates."""
 
 REDUNDANCY_KEYS = ("L2", "L3")
 """The redundancy laws: judged only on a layer that shows both representations of a fact."""
+
+REFUSAL_KEYS = ("L1", "S1")
+"""The clauses also judged on the full alphabet, there for refused calls only (a refusal must change nothing)."""
 
 REPRESENTATIONS = {"L2": ("edges", "metadata"), "L3": ("edge", "inverse edge")}
 """What each redundancy law compares, in the report's ``representations`` lists."""
@@ -214,7 +217,7 @@ class Judge:
             n, p = self._prefix(t)
             return n, p, None
         n, p, other = self._predicate(key, t) if predicate and key in STEP_KEYS else (0, None, None)
-        if p is None and key in ("L1", "S1"):
+        if p is None and key in REFUSAL_KEYS:
             which, m, q = self._refusal(t)
             if which == key:
                 n, p = n + m, q
@@ -222,7 +225,7 @@ class Judge:
 
     # -- the exploration ----------------------------------------------------------------
     def _keys(self, alph: str) -> list[str]:
-        keys = [k for k in STEP_KEYS if alphabet_of(k) == alph or k in ("L1", "S1")]
+        keys = [k for k in STEP_KEYS if alphabet_of(k) == alph or k in REFUSAL_KEYS]
         if alph == "full" and self.bb.caps.prefixes:
             keys.append("L5")
         return [k for k in keys if k not in self.found]

@@ -36,7 +36,7 @@ from ..paper import Verdict
 from .blackbox import BlackBox, Nondeterministic, Replay, Unconstructible, project
 from .compare import difference, observe
 from .detect import inspect_layer
-from .judge import REDUNDANCY_KEYS, STEP_KEYS, Finding, Judge
+from .judge import REDUNDANCY_KEYS, REFUSAL_KEYS, STEP_KEYS, Finding, Judge
 from .order import HASHSEEDS, OrderFindings, across_interpreters
 from .protocol import Capabilities, factory_spec, load_factory
 from .report import clause_entry, exit_status, failing, format_report, format_witness
@@ -96,11 +96,11 @@ def _step_witness(f: Finding, bb: BlackBox, runner: Replay, spec: str | None) ->
 
 _REFUSALS_ONLY = ("; words with a delete, a replacement or a call by prefix (the full alphabet, where the law does "
                   "not speak) were judged only for refused calls, each of which must change nothing")
-"""What L1 and S1 judge beyond the fragment: the refusal check of :meth:`Judge.check`."""
+"""What the clauses of :data:`~coalg.conformance.judge.REFUSAL_KEYS` judge beyond the fragment."""
 
 
 def _reason_holds(key: str, explored: int, skipped: int) -> str:
-    text = get_clause(key).holds.format(n=explored) + (_REFUSALS_ONLY if key in ("L1", "S1") else "")
+    text = get_clause(key).holds.format(n=explored) + (_REFUSALS_ONLY if key in REFUSAL_KEYS else "")
     return text + (f"; {skipped} case(s) needed a store the protocol cannot build, or a call it cannot ask "
                    "there, and were not judged" if skipped else "")
 
@@ -118,9 +118,9 @@ _NONE_SHOWN = {"L2": "the layer showed no ancestry, neither as edges nor as meta
                "L3": "the layer showed no edge at all"}
 
 
-def _one_representation(key: str, judge: Judge, n: int) -> str | None:
-    """The reason a redundancy law holds because the layer shows one representation only, or none, and L7
-    holds because the layer shows no edge (else ``None``)."""
+def _trivially_holds(key: str, judge: Judge, n: int) -> str | None:
+    """The reason a clause holds because of what the layer never shows (else ``None``): a redundancy law with
+    one representation only, or none, and L7 without any edge."""
     if key == "L7" and not judge.shown.of("L3"):
         return f"holds (nothing to judge): the layer showed no edge at all, so none can dangle ({n} cases)"
     if key not in REDUNDANCY_KEYS:
@@ -139,7 +139,7 @@ def _step_entries(judge: Judge, bb: BlackBox, runner: Replay, spec: str | None) 
     for key in STEP_KEYS:
         n, skipped = judge.explored[key], judge.skipped[key]
         f = judge.found.get(key)
-        one = _one_representation(key, judge, n)
+        one = _trivially_holds(key, judge, n)
         if f is not None:
             out[key] = clause_entry(key, False, n, f.problem.explanation, _step_witness(f, bb, runner, spec),
                                     skipped)
