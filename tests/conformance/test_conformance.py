@@ -240,17 +240,10 @@ def test_a_refusal_that_changed_the_store_is_reported_with_everything_it_changed
            for k, v in w["offending"].items()}
     assert got == expected
     assert expected["added_records"] and expected["added_edges"]
-    assert w["explanation"].startswith(f"{show_call_of(w)} was refused (")
+    assert w["explanation"].startswith(f"{show_call(call_from_json(w['word'][-1]))} was refused (")
     for k in expected:
         if expected[k]:
             assert k.replace("_", " ") in w["explanation"], k
-
-
-def show_call_of(w: dict[str, Any]) -> str:
-    """The last call of a witness as the report writes it."""
-    from coalg.model import call_from_json
-
-    return show_call(call_from_json(w["word"][-1]))
 
 
 def test_a_layer_that_is_not_deterministic_fails_l5_and_nothing_else_is_judged():

@@ -169,20 +169,33 @@ def test_a_prefix_the_kit_cannot_say_is_the_same_refusal_whichever_record_it_nam
     runner.close()
 
 
+class Beside:
+    """A realisation stepped from the empty store beside an example layer, its fresh identifiers drawn from the
+    layer's supply (or given), each call stamped with the layer's clock: ``beside(letter)`` is the output."""
+
+    def __init__(self, realisation: Any, ids: Any) -> None:
+        from coalg.model import EMPTY, Oracle
+
+        self.realisation, self.oracle, self.store = realisation, Oracle(ids=ids), EMPTY
+
+    def __call__(self, a: Any, ids: tuple[str, ...] | None = None) -> Any:
+        from coalg.conformance.examples import CLOCK
+        from coalg.model import creates
+
+        fresh = ids if ids is not None else tuple(self.oracle.fresh_id(self.store) for _ in range(creates(a)))
+        out, self.store = self.realisation.step(self.store, a, Allocation(fresh, CLOCK))
+        return out
+
+
 def test_the_contextfs_model_layer_is_the_model_behind_the_protocol():
     """Each protocol method of the model's layer does what one step of the ContextFS model does, with the
     same identifiers: the same store, the same answers, refusals raised, and no valid time shown."""
-    from coalg.conformance.examples import CLOCK, ContextFSModelLayer
-    from coalg.model import CONTEXTFS, EMPTY, Oracle, RecallPrefix, creates, erase_allocation, thaw
+    from coalg.conformance.examples import ContextFSModelLayer
+    from coalg.model import CONTEXTFS, RecallPrefix, erase_allocation, thaw
     from coalg.model import Found as FoundOut
 
     m = ContextFSModelLayer()
-    oracle, s = Oracle(ids=m._oracle.ids), EMPTY
-
-    def model(a: Any) -> Any:
-        nonlocal s
-        out, s = CONTEXTFS.step(s, a, Allocation(tuple(oracle.fresh_id(s) for _ in range(creates(a))), CLOCK))
-        return out
+    model = Beside(CONTEXTFS, m._oracle.ids)
 
     a = m.save("a", type="fact", namespace="alice", tags=["t"])
     b = m.save("b", type="decision", namespace="alice", metadata={"k": 1})
@@ -202,9 +215,9 @@ def test_the_contextfs_model_layer_is_the_model_behind_the_protocol():
     with pytest.raises(ValueError):
         m.evolve("nothing-here", "x")
     shown = {i: {"content": r.content, "type": r.type, "namespace": r.namespace, "tags": sorted(r.tags),
-                 "metadata": thaw(r.metadata)} for i, r in ((i, erase_allocation(r)) for i, r in s.records.items())}
+                 "metadata": thaw(r.metadata)} for i, r in ((i, erase_allocation(r)) for i, r in model.store.records.items())}
     assert m.records() == shown  # and no "valid_time": ContextFS has none
-    assert m.edges() == [(x.source, x.relation.value, x.target) for x in sorted(s.edges)]
+    assert m.edges() == [(x.source, x.relation.value, x.target) for x in sorted(model.store.edges)]
 
 
 def test_words_a_child_could_not_ask_are_compared_by_neither() -> None:
@@ -266,61 +279,54 @@ def test_each_example_layer_steps_its_realisation_call_for_call(name: str) -> No
     defaults, metadata and a given id, evolve, merge and split with valid times where the layer takes them,
     recall, supersede, delete, and delete by a prefix where prefixes are accepted)."""
     from coalg.conformance import examples
-    from coalg.conformance.examples import CLOCK
-    from coalg.model import EMPTY, FrozenMap, Oracle, RecallPrefix, Supersede, creates
+    from coalg.model import FrozenMap, RecallPrefix, Supersede
 
     m = getattr(examples, name)()
-    vt = {"valid_time": 7} if name == "repaired" else {}
-    def vt2(t: int) -> dict[str, int]:  # a derived record's own valid time, none of its parents'
+    model = Beside(m.realisation, m._oracle.ids)
+
+    def vt(t: int) -> dict[str, int]:  # each record's own valid time (derived ones not their parents'), if taken
         return {"valid_time": t} if name == "repaired" else {}
-    oracle, s = Oracle(ids=m._oracle.ids), EMPTY
 
-    def model(a: Any, ids: tuple[str, ...] | None = None) -> Any:
-        nonlocal s
-        fresh = ids if ids is not None else tuple(oracle.fresh_id(s) for _ in range(creates(a)))
-        out, s = m.realisation.step(s, a, Allocation(fresh, CLOCK))
-        return out
-
-    a = m.save("a", **vt)
-    assert [a] == list(model(Save(Record("a", valid_time=vt.get("valid_time")))).ids) and m._store == s
+    a = m.save("a", **vt(7))
+    assert [a] == list(model(Save(Record("a", **vt(7)))).ids) and m._store == model.store
     b = m.save("b", type="decision", metadata={"k": 1}, id="mine")
     assert b == "mine"
     model(Save(Record("b", type="decision", metadata=FrozenMap({"k": 1}), valid_time=None)), ("mine",))
-    assert m._store == s
+    assert m._store == model.store
     assert m.save("b again", id=b, type="decision") == b  # a taken id: the record is replaced there
     model(SaveAt(b, Record("b again", type="decision", valid_time=None)), ())
-    assert m._store == s and m.records()[b]["content"] == "b again"
-    e = m.evolve(a, "a2", **vt2(9))
-    assert [e] == list(model(Evolve(a, "a2", **vt2(9))).ids) and m._store == s
+    assert m._store == model.store and m.records()[b]["content"] == "b again"
+    e = m.evolve(a, "a2", **vt(9))
+    assert [e] == list(model(Evolve(a, "a2", **vt(9))).ids) and m._store == model.store
     assert m.records()[e]["metadata"]["evolved_from"] == a  # shown as the realisation's reader shows it
-    j = m.merge([e, b], **vt2(11))
-    assert [j] == list(model(Merge((e, b), **vt2(11))).ids) and m._store == s
-    parts = m.split(j, ["p", "q"], **vt2(13))
-    assert parts == list(model(Split(j, ("p", "q"), **vt2(13))).ids) and len(parts) == 2 and m._store == s
+    j = m.merge([e, b], **vt(11))
+    assert [j] == list(model(Merge((e, b), **vt(11))).ids) and m._store == model.store
+    parts = m.split(j, ["p", "q"], **vt(13))
+    assert parts == list(model(Split(j, ("p", "q"), **vt(13))).ids) and len(parts) == 2 and m._store == model.store
     assert m.recall(j) == model(RecallPrefix(j)).id == j
     assert m.recall("nothing-here") is None  # not found: None, as the protocol has it
     model(RecallPrefix("nothing-here"))
     m.supersede(parts[0], parts[1])
     model(Supersede(parts[0], parts[1]))
-    assert m._store == s and m.edges() != []
+    assert m._store == model.store and m.edges() != []
     m.delete(e)
     model(Delete(e))
-    assert m._store == s and m.records().get(e, {"type": "tombstone"})["type"] == "tombstone"  # gone, or a tombstone
+    assert m._store == model.store and m.records().get(e, {"type": "tombstone"})["type"] == "tombstone"  # gone, or a tombstone
     if m.prefix_arguments:
         m.delete(a[:-1])
         model(Delete(a[:-1], by_prefix=True))
-        assert m._store == s and m.records().get(a, {"type": "tombstone"})["type"] == "tombstone"
+        assert m._store == model.store and m.records().get(a, {"type": "tombstone"})["type"] == "tombstone"
         m.save("upper", id="A")
         m.save("lower", id="a")  # as a prefix, "a" would match the older "A" too (SQLite's LIKE)
         model(Save(Record("upper")), ("A",))
         model(Save(Record("lower")), ("a",))
         m.delete("a")
         model(Delete("a"))
-        assert m._store == s and "A" in m.records() and "a" not in m.records()
+        assert m._store == model.store and "A" in m.records() and "a" not in m.records()
     with pytest.raises(ValueError) as refused:  # a refusal is raised with the realisation's reason
         m.evolve("nothing-here", "x")
     said = model(Evolve("nothing-here", "x"))
-    assert str(refused.value) == said.reason and m._store == s
+    assert str(refused.value) == said.reason and m._store == model.store
 
 
 def test_an_l6_failure_stands_only_when_both_histories_made_call_by_call_create_and_record_one_store() -> None:
@@ -361,10 +367,17 @@ def test_l1_and_s1_say_that_beyond_the_fragment_only_refusals_were_judged() -> N
     assert "refused" not in r["clauses"]["S4"]["reason"]
 
 
-def test_the_report_table_gives_a_failing_clause_its_calls_then_its_reason_and_a_holding_one_its_reason() -> None:
+@pytest.fixture(scope="module")
+def planted_l7() -> dict[str, Any]:
+    """The kit's report on a layer whose delete leaves an evolve's edge dangling (L7 fails, L1 holds)."""
+    return conform(layers.PlantedL7, length=3, walks=0, orders=False)
+
+
+def test_the_report_table_gives_a_failing_clause_its_calls_then_its_reason_and_a_holding_one_its_reason(
+        planted_l7: dict[str, Any]) -> None:
     from coalg.conformance.report import format_report
 
-    r = conform(layers.PlantedL7, length=3, walks=0, orders=False)
+    r = planted_l7
     rows = {line.split()[0]: line for line in format_report(r, witnesses=False).splitlines()
             if line[:3].rstrip() in r["clauses"]}
     l7, l1 = r["clauses"]["L7"], r["clauses"]["L1"]
@@ -374,11 +387,10 @@ def test_the_report_table_gives_a_failing_clause_its_calls_then_its_reason_and_a
     assert rows["L1"].endswith("  " + l1["reason"]) and " -- " not in rows["L1"]
 
 
-def test_a_witness_for_a_terminal_reads_title_how_found_calls_then_replay() -> None:
+def test_a_witness_for_a_terminal_reads_title_how_found_calls_then_replay(planted_l7: dict[str, Any]) -> None:
     from coalg.conformance.report import format_witness
 
-    r = conform(layers.PlantedL7, length=3, walks=0, orders=False)
-    e = r["clauses"]["L7"]
+    e = planted_l7["clauses"]["L7"]
     w = e["witness"]
     calls, script = w["calls"], w["replay"].rstrip("\n").splitlines()
     assert format_witness("L7", e).splitlines() == [
