@@ -45,12 +45,6 @@ class _NullCollection:
     def delete(self, ids: Sequence[str] | None = None, **_: Any) -> None:
         return None
 
-    def query(self, *_: Any, **__: Any) -> dict[str, list[Any]]:
-        return {"ids": [[]], "documents": [[]], "metadatas": [[]], "distances": [[]]}
-
-    def count(self) -> int:
-        return 0
-
 
 class NullRAG:
     """A vector backend that stores nothing: ContextFS's ``RAGBackend`` surface, offline.
@@ -86,7 +80,9 @@ class NullRAG:
     def get_stats(self) -> dict[str, Any]:
         return {"total_memories": 0, "backend": "null"}
 
+    @property
     def needs_rebuild(self) -> bool:
+        """A property, as in the package: ``ContextFS.check_and_repair_chromadb`` reads it as a flag."""
         return False
 
     def mark_rebuilt(self) -> None:

@@ -1,0 +1,96 @@
+"""A live ContextFS database (``LiveStore``): the package's own link, its whole-store calls, and reading it back.
+
+Runtime observations on the released package: the expected rows come from the
+model's reading of the code (``coalg.model.inverse``, the records saved), not
+from ``coalg.contextfs.live``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from coalg.contextfs import AVAILABLE, unavailable_reason
+
+pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"runtime tests need contextfs 0.2.35: {unavailable_reason()}")
+
+from coalg.model import Relation, inverse
+
+A, B = "aaaa0000-001", "bbbb0000-002"
+
+
+@pytest.fixture()
+def live(request):
+    from coalg.contextfs import LiveStore
+
+    live = LiveStore.open(f"live-{request.node.name[:40]}.db")
+    live.save("first", id=A, namespace="x")
+    live.save("second", id=B, namespace="y")
+    return live
+
+
+@pytest.mark.parametrize("relation", list(Relation), ids=str)
+def test_a_bidirectional_link_writes_the_edge_and_its_inverse_as_the_model_reads_the_table(live, relation):
+    assert live.link(A, B, relation=relation.value, bidirectional=True) is True
+    assert set(live.edges()) == {(A, relation.value, B), (B, inverse(relation).value, A)}
+
+
+def test_a_one_way_link_writes_one_edge_and_a_link_to_no_record_writes_none(live):
+    assert live.link(A, B) is True  # the facade's default label
+    assert live.edges() == [(A, "references", B)]
+    assert live.link(A, "cccc") is False
+    assert live.edges() == [(A, "references", B)]
+
+
+def test_the_store_read_back_holds_the_saved_records_and_edges_and_soft_deleted_ones_only_when_asked(live):
+    live.link(A, B, relation="supersedes")
+    s = live.store()
+    assert sorted(s.dom()) == [A, B]
+    assert (s.records[A].content, s.records[A].namespace) == ("first", "x")
+    assert (s.records[B].content, s.records[B].namespace) == ("second", "y")
+    assert sorted((e.source, e.relation.value, e.target) for e in s.edges) == [(A, "supersedes", B)]
+    assert live.soft_delete(B) is True
+    assert sorted(live.store().dom()) == [A]
+    assert sorted(live.store(live_only=False).dom()) == [A, B]
+
+
+def test_the_routers_whole_store_calls_run_offline_on_the_null_vector_backend(live):
+    from coalg.contextfs.offline import modules
+
+    m = modules()
+    with live.calling():
+        stats = live.router.get_stats()  # the vector side is empty, the SQLite side holds both records
+        assert (stats["sqlite_memories"], stats["chromadb_memories"], stats["in_sync"]) == (2, 0, False)
+        assert live.router.save_batch([m.Memory(content="third", type=m.MemoryType("fact"),
+                                                namespace_id="y")]) == 1
+        assert live.router.delete_by_namespace("nothing here") == 0  # max(SQLite's 0, the null backend's)
+        assert live.router.delete_by_namespace("x") == 1
+        rebuilt = live.router.rebuild_chromadb_from_sqlite()
+    assert (rebuilt["success"], rebuilt["rebuilt"], rebuilt["errors"]) == (True, 2, 0)
+    assert sorted(ns for (ns,) in live.sql("SELECT namespace_id FROM memories")) == ["y", "y"]
+
+
+def test_the_null_vector_backend_has_the_packages_surface_properties_as_properties():
+    import inspect
+
+    from coalg.contextfs.live import NullRAG
+    from coalg.contextfs.offline import modules, sandbox
+
+    modules()  # the package imported in the sandbox (its config reads HOME)
+    with sandbox().env():
+        from contextfs.rag import RAGBackend as backend  # type: ignore[import-untyped]
+    mine = [n for n in vars(NullRAG) if not n.startswith("__")]
+    assert "needs_rebuild" in mine and "get_stats" in mine
+    for name in mine:
+        theirs = inspect.getattr_static(backend, name, None)
+        assert theirs is not None, f"{name} is not part of the package's RAGBackend"
+        assert isinstance(vars(NullRAG)[name], property) == isinstance(theirs, property), name
+
+
+def test_a_facade_on_the_null_backend_has_nothing_to_repair():
+    from coalg.contextfs.live import facade
+    from coalg.contextfs.offline import sandbox
+
+    ctx = facade(name="repair")
+    with sandbox().env():
+        assert ctx.check_and_repair_chromadb() is False
+        assert ctx.rag.get_stats()["total_memories"] == 0
