@@ -292,6 +292,8 @@ def copy_tree(work: Path, group: str, fresh: bool = True) -> None:
         "pytest_add_cli_args": ["-q", "-x", "-p", "no:cacheprovider", "-o", "pythonpath=. tests",
                                 *[f"--deselect={d}" for d in DESELECT]],
         "process_isolation": "forkserver",
+        # tests/contextfs run tools/ (the build's law tables, the sample database) and read data/
+        "also_copy": ["tools", "data"],
     }
     with (work / "pyproject.toml").open("a", encoding="utf-8") as f:
         f.write("\n[tool.mutmut]\n")
