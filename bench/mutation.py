@@ -128,10 +128,6 @@ DESELECT = {
         "a 10^5-record chain",
     "tests/model/test_alphabet.py::test_generated_letters_print_as_show_letter_shows_them":
         "prints thousands of generated letters (13 s); the alphabet is not mutated",
-    "tests/contextfs/test_audit.py::test_report_is_deterministic_across_hash_seeds":
-        "starts interpreters on the bare environment, where a mutated module cannot import mutmut",
-    "tests/contextfs/test_runtime.py::test_laws_command_on_the_package_is_reproducible_across_hash_seeds":
-        "starts interpreters on the bare environment, where a mutated module cannot import mutmut",
     "tests/conformance/test_conformance.py::test_the_released_contextfs_through_the_protocol_gives_table_2":
         "drives the released package through every word of length 3 (90 s); the corpus covers the kit",
     "tests/conformance/test_conformance.py::test_the_contextfs_model_through_the_protocol_gives_table_2":

@@ -376,6 +376,57 @@ def test_behaviours_the_paper_does_not_state(name, no_network) -> None:
 
     v = BEHAVIOURS[name]()
     assert v.holds, v.summary
+    assert (v.item, v.kind, v.explored) == (name, "counterexample", 1)
+    w = v.witness
+    if name == "prefix-evolve":  # both edges name the prefix the call was given
+        assert w["original"] == "7d52ac39-b54" and w["descendants_of_original"] == []
+        assert w["edges"] == [[w["child"], "evolved_from", "7d52ac39"], ["7d52ac39", "evolved_into", w["child"]]]
+    elif name == "metadata-inherited":  # the part's metadata names its grandparent, its edges only its parent
+        assert w["metadata"]["evolved_from"] == "r1000000-001"
+        assert w["ancestry_edges"] == [["split_from", w["metadata"]["split_from"]]]
+    elif name == "soft-delete":  # evolve twice, delete the middle one: 2 edges to each neighbour
+        assert w["recall"] is None and w["edges_still_returned"] == 4
+        assert [d for _, d in w["lineage_of_child"]] == [1, 2] and w["lineage_of_child"][0][0] == w["deleted"]
+    else:
+        parent = "u0000000-001"
+        assert w["edges_before"] == [[w["record"], "evolved_from", parent], [parent, "evolved_into", w["record"]]]
+        assert w["edges_after"] == [] and w["metadata_evolved_from"] == parent
+    for shown in ("deleted", "record", "part", "original"):
+        if shown in w:
+            assert w[shown] in v.summary
+
+
+@pytest.mark.parametrize("name", ["prefix-evolve", "metadata-inherited", "soft-delete", "update-drops-edges"])
+def test_a_behaviour_is_not_seen_where_the_package_does_otherwise(name, monkeypatch, no_network) -> None:
+    """Each check is a real test: with the behaviour taken away, it reports that it did not see it."""
+    from coalg.contextfs import BEHAVIOURS, LiveStore
+    from coalg.contextfs import behaviours
+
+    if name == "prefix-evolve":  # an evolve that resolves the prefix first
+        evolve = LiveStore.evolve
+        monkeypatch.setattr(LiveStore, "evolve", lambda self, p, c, **kw: evolve(self, self.recall(p).id, c, **kw))
+    elif name == "metadata-inherited":  # records read back without the inherited key
+        recall = LiveStore.recall
+
+        def recall_own(self, i):
+            r = recall(self, i)
+            r.metadata.pop("evolved_from", None)
+            return r
+
+        monkeypatch.setattr(LiveStore, "recall", recall_own)
+    elif name == "soft-delete":  # a facade whose delete is hard
+        facade = behaviours.facade
+
+        def hard(*a):
+            ctx = facade(*a)
+            delete = ctx.delete
+            ctx.delete = lambda i: delete(i, hard_delete=True)
+            return ctx
+
+        monkeypatch.setattr(behaviours, "facade", hard)
+    else:  # an update that leaves the record alone
+        monkeypatch.setattr(LiveStore, "update", lambda self, i, content: self.recall(i))
+    assert BEHAVIOURS[name]().holds is False
 
 
 def test_witness_cli_runs_a_runtime_item() -> None:
