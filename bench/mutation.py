@@ -197,6 +197,23 @@ _bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_bench)
 take_verdicts = _bench.take_verdicts
 
+import re
+from mutmut.mutation import mutators
+
+_SQL = re.compile(_bench.SQL_START)
+_string = mutators.operator_string
+
+
+def operator_string(node):
+    # SQL keywords and names are case-blind: no case-only mutants of SQL text (its quoted literals excepted)
+    for new in _string(node):
+        if not (_SQL.match(node.value) and _bench.sql_case_only(node.value, new.value)):
+            yield new
+
+
+mutators.mutation_operators[:] = [(t, operator_string if op is _string else op)
+                                  for t, op in mutators.mutation_operators]
+
 _collect = _main.collect_source_file_mutation_data
 
 
@@ -213,8 +230,24 @@ sys.exit(cli())
 """
 """Runs mutmut's command line; each mutant's tests are handed over fastest first, as mutmut's
 fork runner does (its fork server takes them in set order): most mutants fail their first test.
+SQL text gets no mutant that only changes its case outside quoted literals (:func:`sql_case_only`).
 Before the mutants run, the verdicts recorded in :data:`VERDICTS` are taken over for every mutant
 of a function whose source hash is unchanged, so a long run can be continued on another machine."""
+
+SQL_START = r"^[rRbBuU]*[\"'](SELECT|INSERT|CREATE|UPDATE|DELETE|PRAGMA|DROP|ALTER|WITH|VALUES|FROM|WHERE) "
+"""A string literal that begins with an upper-case SQL keyword: a statement or a piece of one."""
+
+
+def sql_case_only(old: str, new: str) -> bool:
+    """Whether two string literals differ only in the case of text outside SQL's '…' literals.
+
+    SQL keywords and the names of tables and columns ignore case, so such a mutant is the same
+    statement; a change of case inside a quoted SQL literal ('fact') is a different value.
+    """
+    a, b = old.split("'"), new.split("'")
+    return old != new and len(a) == len(b) and all(
+        x.lower() == y.lower() if k % 2 == 0 else x == y for k, (x, y) in enumerate(zip(a, b)))
+
 
 CAUGHT = frozenset({1, 3, 36, -24, 24, 152, 255, -11, -9})
 """mutmut's exit codes of a caught mutant (killed, timed out, crashed): the verdicts a later run

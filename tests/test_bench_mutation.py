@@ -71,3 +71,16 @@ def test_old_results_files_are_summed_into_groups():
     groups = mutation.carried_over(previous)
     assert groups["laws"]["rate"] == 0.9
     assert (groups["store"]["mutants"], groups["store"]["untried"], groups["store"]["rate"]) == (10, 4, 0.3)
+
+
+def test_only_case_changes_of_sql_outside_its_quoted_literals_are_left_out():
+    import re
+
+    sql = re.compile(mutation.SQL_START)
+    assert sql.match('"SELECT id FROM memories"') and sql.match("'VALUES (?, ?)'") and sql.match('r"WHERE x"')
+    assert not sql.match('"delete the record"') and not sql.match('"SELECTION "') and not sql.match('"id"')
+    same = mutation.sql_case_only
+    assert same('"SELECT id FROM memories"', '"select id from memories"')
+    assert same("\"VALUES (?, 'fact')\"", "\"values (?, 'fact')\"")
+    assert not same("\"VALUES (?, 'fact')\"", "\"VALUES (?, 'FACT')\"")  # a value SQL compares exactly
+    assert not same('"SELECT id"', '"XXSELECT idXX"') and not same('"SELECT id"', '"SELECT id"')

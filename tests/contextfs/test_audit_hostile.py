@@ -114,3 +114,16 @@ def test_findings_are_bounded_by_limit_and_the_rest_counted(tmp_path):
     assert "600 finding(s)" in p.stdout and "… 550 more" in p.stdout
     j = json.loads(_cli(path, "--json", "--limit", "3").stdout)
     assert len(j["findings"]) == 3 and j["left_out"] == 597
+
+
+def test_a_schema_sqlite_reports_in_bytes_that_are_not_utf8_gets_its_message_in_one_line(tmp_path):
+    path = tmp_path / "schema.db"
+    conn = sqlite3.connect(path)
+    conn.executescript("CREATE TABLE memories (x);\nCREATE TABLE memory_edges (y);")
+    conn.close()
+    # the stored schema text of memories becomes a quote and the byte 0xFF: SQLite's error quotes it
+    path.write_bytes(path.read_bytes().replace(b"CREATE TABLE memories (x)", b"CREATE TABLE memories ('\xff"))
+    p = _cli(path)
+    assert (p.returncode, p.stdout) == (2, "")
+    assert p.stderr == (f"coalg audit: error: {path}: corrupt or not a database: malformed database schema "
+                        "(memories) - unrecognized token: \"'\ufffd\" (SQLite's message was not UTF-8)\n")
