@@ -78,7 +78,7 @@ def test_the_null_vector_backend_has_the_packages_surface_properties_as_properti
     modules()  # the package imported in the sandbox (its config reads HOME)
     with sandbox().env():
         from contextfs.rag import RAGBackend as backend  # type: ignore[import-untyped]
-    mine = [n for n in vars(NullRAG) if not n.startswith("__")]
+    mine = [n for n in vars(NullRAG) if not n.startswith("__") and "mutmut" not in n]  # (mutation runs add names)
     assert "needs_rebuild" in mine and "get_stats" in mine
     for name in mine:
         theirs = inspect.getattr_static(backend, name, None)
