@@ -392,7 +392,8 @@ def test_behaviours_the_paper_does_not_state(name, no_network) -> None:
     w = v.witness
     if name == "prefix-evolve":  # both edges name the prefix the call was given
         assert w["original"] == "7d52ac39-b54" and w["descendants_of_original"] == []
-        assert w["edges"] == sorted([[w["child"], "evolved_from", "7d52ac39"], ["7d52ac39", "evolved_into", w["child"]]])
+        made = [[w["child"], "evolved_from", "7d52ac39"], ["7d52ac39", "evolved_into", w["child"]]]
+        assert w["edges"] == sorted(made)
     elif name == "metadata-inherited":  # the part's metadata names its grandparent, its edges only its parent
         assert w["metadata"]["evolved_from"] == "r1000000-001"
         assert w["ancestry_edges"] == [["split_from", w["metadata"]["split_from"]]]
@@ -401,7 +402,8 @@ def test_behaviours_the_paper_does_not_state(name, no_network) -> None:
         assert [d for _, d in w["lineage_of_child"]] == [1, 2] and w["lineage_of_child"][0][0] == w["deleted"]
     else:
         parent = "u0000000-001"
-        assert w["edges_before"] == sorted([[w["record"], "evolved_from", parent], [parent, "evolved_into", w["record"]]])
+        made = [[w["record"], "evolved_from", parent], [parent, "evolved_into", w["record"]]]
+        assert w["edges_before"] == sorted(made)
         assert w["edges_after"] == [] and w["metadata_evolved_from"] == parent
     said = {  # the sentence the chapter prints, written out
         "prefix-evolve": "evolve('7d52ac39', …) resolved 7d52ac39-b54 but both edges name '7d52ac39'; "
@@ -420,8 +422,7 @@ def test_behaviours_the_paper_does_not_state(name, no_network) -> None:
 @pytest.mark.parametrize("name", ["prefix-evolve", "metadata-inherited", "soft-delete", "update-drops-edges"])
 def test_a_behaviour_is_not_seen_where_the_package_does_otherwise(name, monkeypatch, no_network) -> None:
     """Each check is a real test: with the behaviour taken away, it reports that it did not see it."""
-    from coalg.contextfs import BEHAVIOURS, LiveStore
-    from coalg.contextfs import behaviours
+    from coalg.contextfs import BEHAVIOURS, LiveStore, behaviours
 
     if name == "prefix-evolve":  # an evolve that resolves the prefix first
         evolve = LiveStore.evolve
