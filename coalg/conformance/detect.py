@@ -35,7 +35,7 @@ def inspect_layer(factory: Callable[[], Any]) -> Capabilities:
     cannot make a layer, and :class:`~coalg.conformance.protocol.ProtocolMisuse`
     (one line naming the method and what was expected) when a method is
     missing, has the wrong signature, or ``records()``/``edges()`` of the fresh
-    layer have the wrong shape -- or it already holds records.
+    layer have the wrong shape -- or it already holds records or edges.
     """
     with layer_call("factory"):
         layer = make_layer(factory)
@@ -47,10 +47,11 @@ def inspect_layer(factory: Callable[[], Any]) -> Capabilities:
         raise
     except Exception as e:  # noqa: BLE001 - a property of the layer raised
         raise ProtocolMisuse(f"reading the layer's methods and attributes raised {describe(e)}") from None
-    records = read_records(layer)
-    read_edges(layer)
+    records, edges = read_records(layer), read_edges(layer)
     if records:
         raise ProtocolMisuse(f"records: a fresh layer must hold no record; this one holds {len(records)}")
+    if edges:
+        raise ProtocolMisuse(f"edges: a fresh layer must hold no edge; this one holds {len(edges)}")
     try:
         with layer_call("close"):
             close_layer(layer, caps)

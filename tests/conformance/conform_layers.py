@@ -295,6 +295,14 @@ class MisuseNotEmpty(GoodMemory):
         self.save("left over")
 
 
+class MisuseBornWithAnEdge(GoodMemory):
+    """No record, but an edge between two identifiers it never made."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._edges |= {("ghost-1", "references", "ghost-2")}
+
+
 class MisuseFactoryRaises(GoodMemory):
     def __init__(self) -> None:
         raise RuntimeError("no database configured")

@@ -35,6 +35,7 @@ def _cli(*args: str, seed: str | None = None) -> subprocess.CompletedProcess[str
     ("conform_layers:MisuseSaveReturns", "save: expected the new record's identifier (a string), got int 1"),
     ("conform_layers:MisuseSplitCount", "split: expected 2 distinct identifiers, one per part"),
     ("conform_layers:MisuseNotEmpty", "records: a fresh layer must hold no record; this one holds 1"),
+    ("conform_layers:MisuseBornWithAnEdge", "edges: a fresh layer must hold no edge; this one holds 1"),
     ("conform_layers:MisuseFactoryRaises", "calling the factory MisuseFactoryRaises() raised RuntimeError: "
                                            "no database configured"),
     ("conform_layers:a_layer_instance", "is a GoodMemory, not a factory"),
