@@ -474,3 +474,15 @@ def test_a_hash_seed_difference_on_a_word_of_the_breadth_first_search_needs_no_s
 
     w = conform(factory_spec(m.FACTORY), length=3, walks=0)["clauses"]["L5"]["witness"]
     assert w["kind"] == "hash seed" and w["minimality"] == "breadth first: no shorter word differs"
+
+
+def test_the_refusal_diff_lists_each_lost_and_added_edge_under_its_own_key() -> None:
+    from coalg.conformance.judge import _store_diff
+    from coalg.model import Record, Store
+
+    r = Record(content="x")
+    before = Store.of({"a": r, "b": r}, [("a", "references", "b"), ("b", "referenced_by", "a")])
+    after = Store.of({"a": Record(content="y"), "c": r}, [("a", "references", "b"), ("a", "related_to", "c")])
+    assert _store_diff(before, after) == {
+        "lost_records": ["b"], "changed_records": ["a"], "added_records": ["c"],
+        "lost_edges": [["b", "referenced_by", "a"]], "added_edges": [["a", "related_to", "c"]]}
