@@ -94,3 +94,37 @@ def test_a_facade_on_the_null_backend_has_nothing_to_repair():
     with sandbox().env():
         assert ctx.check_and_repair_chromadb() is False
         assert ctx.rag.get_stats()["total_memories"] == 0
+
+
+def test_update_replaces_the_content_under_the_same_identifier(live):
+    live.update(A, "first, corrected")
+    assert live.recall(A).content == "first, corrected"
+    assert sorted(live.store().dom()) == [A, B]
+
+
+def test_the_demo_database_is_what_the_package_writes_for_an_evolve_by_prefix(tmp_path):
+    """The audit's doctest database, checked against the package: the same rows where the audit reads."""
+    import json
+    import sqlite3
+
+    from coalg.contextfs import LiveStore, make_demo_database
+
+    live = LiveStore.open("demo-like.db")
+    live.save("v1", id="ab12cd34-001")
+    child = live.evolve("ab12cd34", "v2").id
+    make_demo_database(tmp_path / "demo.db")
+    demo = sqlite3.connect(tmp_path / "demo.db")
+    try:
+        rows = {i: (c, t, ns, json.loads(m)) for i, c, t, ns, m in
+                demo.execute("SELECT id, content, type, namespace_id, metadata FROM memories")}
+        edges = sorted(demo.execute("SELECT from_id, relation, to_id FROM memory_edges"))
+    finally:
+        demo.close()
+    named = {child: "ab12cd34-002"}
+    assert edges == sorted((named.get(a, a), r, named.get(b, b)) for a, r, b in live.edges())
+    package = {named.get(i, i): (c, t, ns, json.loads(m)) for i, c, t, ns, m in
+               live.sql("SELECT id, content, type, namespace_id, metadata FROM memories")}
+    assert rows.keys() == package.keys() == {"ab12cd34-001", "ab12cd34-002"}
+    for i in rows:
+        assert rows[i][:3] == package[i][:3], i
+        assert rows[i][3].get("evolved_from") == package[i][3].get("evolved_from"), i
