@@ -78,7 +78,7 @@ class NullRAG:
         return []
 
     def get_stats(self) -> dict[str, Any]:
-        return {"total_memories": 0, "backend": "null"}
+        return {"total_memories": 0}
 
     @property
     def needs_rebuild(self) -> bool:

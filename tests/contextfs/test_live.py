@@ -128,3 +128,24 @@ def test_the_demo_database_is_what_the_package_writes_for_an_evolve_by_prefix(tm
     for i in rows:
         assert rows[i][:3] == package[i][:3], i
         assert rows[i][3].get("evolved_from") == package[i][3].get("evolved_from"), i
+
+
+def test_history_of_a_derived_record_names_its_parent(live):
+    child = live.evolve(A, "first, again").id
+    history = live.history_of(child)
+    assert history["memory"].id == child and history["root"] == A
+    assert history["ancestors"] == [{"id": A, "relation": "evolved_from", "depth": 1}]
+    assert [d["id"] for d in live.history_of(A)["descendants"]] == [child]
+
+
+def test_the_installed_files_are_the_distributions_files_without_byte_code():
+    from importlib.metadata import files
+    from pathlib import Path
+
+    from coalg.contextfs.offline import installed_files
+
+    got = installed_files()
+    assert got == sorted(got) and all(p.is_file() for p in got)
+    recorded = {Path(f.locate()).resolve() for f in files("contextfs")
+                if f.parts[0] == "contextfs" and "__pycache__" not in f.parts}
+    assert {p.resolve() for p in got} == recorded
