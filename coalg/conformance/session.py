@@ -314,6 +314,9 @@ class Session:
                 elif old is None or old not in live_before:
                     self.names.bind(real, call.allocation.ids[k] if k < len(call.allocation.ids)
                                     else f"{call.allocation.ids[-1]}+{k}")
+                else:
+                    raise ProtocolMisuse(f"{a.kind}: returned {quote(real, 60)}, the identifier of a record that "
+                                         "was there before the call; expected the new record's identifier")
                 made.append(self.names.canonical[real])
             self.store = self._look(call.allocation.ids)
             missing = [real for real, c in zip(reals, made) if c not in self.store.records]

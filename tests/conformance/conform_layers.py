@@ -303,6 +303,14 @@ class MisuseBornWithAnEdge(GoodMemory):
         self._edges |= {("ghost-1", "references", "ghost-2")}
 
 
+class MisuseEvolveReturnsTheParent(GoodMemory):
+    """Evolve makes the new record but returns the identifier it was given."""
+
+    def evolve(self, id: str, content: str, *, valid_time: Any = None) -> str:
+        super().evolve(id, content, valid_time=valid_time)
+        return id
+
+
 class MisuseFactoryRaises(GoodMemory):
     def __init__(self) -> None:
         raise RuntimeError("no database configured")

@@ -36,6 +36,9 @@ def _cli(*args: str, seed: str | None = None) -> subprocess.CompletedProcess[str
     ("conform_layers:MisuseSplitCount", "split: expected 2 distinct identifiers, one per part"),
     ("conform_layers:MisuseNotEmpty", "records: a fresh layer must hold no record; this one holds 1"),
     ("conform_layers:MisuseBornWithAnEdge", "edges: a fresh layer must hold no edge; this one holds 1"),
+    ("conform_layers:MisuseEvolveReturnsTheParent", "evolve: returned '"),
+    ("conform_layers:MisuseEvolveReturnsTheParent", "the identifier of a record that was there before the call; "
+                                                     "expected the new record's identifier"),
     ("conform_layers:MisuseFactoryRaises", "calling the factory MisuseFactoryRaises() raised RuntimeError: "
                                            "no database configured"),
     ("conform_layers:a_layer_instance", "is a GoodMemory, not a factory"),
