@@ -32,6 +32,7 @@ coalg.conformance.protocol.ProtocolMisuse: metadata: nested more than 100 levels
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -119,9 +120,10 @@ def plain(x: Any, what: str, room: int = MAX_DEPTH) -> Any:
     """``x`` copied into built-in JSON-like types (str, int, float, bool, None, list, dict with str keys).
 
     Tuples become lists, sets frozensets; subclasses of the built-in types are copied
-    into the base type.  More than :data:`~coalg.model.MAX_DEPTH` levels of
-    nesting (a self-referential value has infinitely many) or any other type
-    is :class:`ProtocolMisuse`.
+    into the base type.  NaN (equal to nothing, itself included, so a store holding it
+    would differ from itself), more than :data:`~coalg.model.MAX_DEPTH` levels of
+    nesting (a self-referential value has infinitely many) or any other type is
+    :class:`ProtocolMisuse`.
     """
     if x is None or x is True or x is False:
         return x
@@ -132,6 +134,9 @@ def plain(x: Any, what: str, room: int = MAX_DEPTH) -> Any:
     if isinstance(x, int):
         return int.__index__(x)
     if isinstance(x, float):
+        if math.isnan(x):
+            raise ProtocolMisuse(f"{what}: NaN is not a value the kit can compare: it equals nothing, itself "
+                                 "included")
         return float.__float__(x)
     if isinstance(x, (Mapping, list, tuple, set, frozenset)):
         if room <= 0:

@@ -311,6 +311,13 @@ class MisuseEvolveReturnsTheParent(GoodMemory):
         return id
 
 
+class MisuseNaNInMetadata(GoodMemory):
+    """Shows a float NaN in every record's metadata: deterministic, yet unequal to itself."""
+
+    def records(self) -> dict[str, dict[str, Any]]:
+        return {i: {**r, "metadata": {"score": float("nan")}} for i, r in super().records().items()}
+
+
 class MisuseFactoryRaises(GoodMemory):
     def __init__(self) -> None:
         raise RuntimeError("no database configured")

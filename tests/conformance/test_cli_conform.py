@@ -37,6 +37,8 @@ def _cli(*args: str, seed: str | None = None) -> subprocess.CompletedProcess[str
     ("conform_layers:MisuseNotEmpty", "records: a fresh layer must hold no record; this one holds 1"),
     ("conform_layers:MisuseBornWithAnEdge", "edges: a fresh layer must hold no edge; this one holds 1"),
     ("conform_layers:MisuseEvolveReturnsTheParent", "evolve: returned '"),
+    ("conform_layers:MisuseNaNInMetadata", "metadata: NaN is not a value the kit can compare: it equals "
+                                            "nothing, itself included"),
     ("conform_layers:MisuseEvolveReturnsTheParent", "the identifier of a record that was there before the call; "
                                                      "expected the new record's identifier"),
     ("conform_layers:MisuseFactoryRaises", "calling the factory MisuseFactoryRaises() raised RuntimeError: "
