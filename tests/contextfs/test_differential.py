@@ -290,14 +290,21 @@ def test_cli_replays_a_word_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert out["words"] == out["agree"] == 2 and out["steps"] == 10 and out["word_file"] == str(f)
 
 
-@pytest.mark.parametrize("text", ["not json", "[]", "{\"disagreements\": [{\"word\": []}]}",
-                                  "[[{\"letter\": {\"op\": \"fly\"}}]]"])
-def test_cli_bad_word_file_is_one_line(tmp_path: Path, text: str) -> None:
+@pytest.mark.parametrize(("text", "said"), [
+    ("not json", "not JSON (Expecting value: line 1 column 1 (char 0))"),
+    ("[]", "holds no word to replay (a report whose words all agree lists none)"),
+    ("{\"disagreements\": [{\"word\": []}]}", "disagreements[0]: a disagreement needs its \"calls\" (the steps to "
+                                             "replay)"),
+    ("[[{\"letter\": {\"op\": \"fly\"}}]]", "[0][0].letter.op: unknown operation 'fly'; known: save, save_at, "
+                                           "recall, recall_prefix, delete, evolve, merge, split, supersede, link"),
+])
+def test_cli_bad_word_file_is_one_line(tmp_path: Path, text: str, said: str) -> None:
     f = tmp_path / "bad.json"
     f.write_text(text)
     p = subprocess.run([sys.executable, "-m", "coalg", "differential", "--word-file", str(f)], cwd=ROOT,
                        capture_output=True, text=True, check=False)
-    assert p.returncode == 2 and "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    assert (p.returncode, p.stdout) == (2, "")
+    assert p.stderr == f"coalg differential: error: {f}: {said}\n"
 
 
 def test_words_are_reproducible() -> None:

@@ -86,6 +86,21 @@ def test_the_null_vector_backend_has_the_packages_surface_properties_as_properti
         assert isinstance(vars(NullRAG)[name], property) == isinstance(theirs, property), name
 
 
+def test_a_facade_lives_in_its_own_sandbox_folder_with_every_vector_slot_null():
+    from coalg.contextfs.live import NullRAG, facade
+    from coalg.contextfs.offline import sandbox
+
+    ctx = facade("team", "own-folder")
+    folder = sandbox().root / "data" / "own-folder"
+    assert (ctx.namespace_id, ctx.data_dir, ctx._db_path) == ("team", folder, folder / "context.db")
+    assert all(type(r) is NullRAG for r in (ctx.rag, ctx._storage._rag, ctx._hybrid.rag))
+    assert ctx._auto_index is False
+    with sandbox().env():
+        ctx.save("kept", type="fact", namespace_id="team")
+        assert len(ctx.list_recent()) == 1
+        assert len(facade("team", "own-folder").list_recent()) == 0  # made again: the folder starts empty
+
+
 def test_a_facade_on_the_null_backend_has_nothing_to_repair():
     from coalg.contextfs.live import facade
     from coalg.contextfs.offline import sandbox

@@ -517,7 +517,12 @@ def test_runtime_witnesses_read_the_same_on_every_run(item: str, no_network) -> 
 
     first, second = (json.dumps(get_item(item).check().to_json(), sort_keys=True) for _ in range(2))
     assert first == second
-    assert "id0001" in first and "renamed" in first
+    doc = json.loads(first)
+    assert (doc["item"], doc["kind"], doc["holds"]) == (item, "counterexample", True)
+    assert doc["explored"] == {"R5.2": 2, "R5.14": 4, "R5.30": 2}[item]  # the observations each item makes
+    assert doc["witness"]["renamed"] == ("identifiers the package allocated are renamed id0001, id0002, ... in "
+                                         "creation order")
+    assert "id0001" in json.dumps(doc["witness"]) and isinstance(doc["summary"], str) and doc["summary"]
     fixed = {"a0000000-001", "r0000000-001", "o0000000-001", "x0000000-001", "y0000000-002", "p0000000-001",
              "b0000000-002", "4222cb04-233"}
     assert set(re.findall(r"\b[0-9a-f]{8}-[0-9a-f]{3}\b", first)) <= fixed
