@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -314,6 +315,44 @@ def test_the_synthetic_database_is_reproducible(tmp_path: Path) -> None:
     assert rep["records"] == 3_000 - stats["soft_deleted"] and rep["counts"]["L7"] >= 2 * stats["superseded_missing"]
     make_synthetic_database(tmp_path / "c.db", 3_000, seed=8)
     assert (tmp_path / "c.db").read_bytes() != a.read_bytes()
+
+
+def test_the_synthetic_database_holds_what_its_docstring_plants(tmp_path: Path) -> None:
+    """Read back with plain SQL: the shapes of rows and edges, and each planted count."""
+    path = tmp_path / "s.db"
+    stats = make_synthetic_database(path, 3_000, seed=3)
+    conn = sqlite3.connect(path)
+    rows = {i: (t, ns, json.loads(tags), json.loads(m), d) for i, t, ns, tags, m, d in
+            conn.execute("SELECT id, type, namespace_id, tags, metadata, deleted_at FROM memories")}
+    edges = {(f, r, to): d for f, r, to, d in
+             conn.execute("SELECT from_id, relation, to_id, deleted_at FROM memory_edges")}
+    conn.close()
+    assert len(rows) == stats["records"] == 3_000 and len(edges) == stats["edges"]
+    assert all(re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{3}", i) for i in rows)
+    assert {ns for _, ns, _, _, _ in rows.values()} == {"team-a", "team-b", "team-c", "personal"}
+    assert {t for t, _, _, _, _ in rows.values()} == {"fact", "decision", "episodic"}
+    assert all(len(tags) == 1 and tags[0].startswith("t") for _, _, tags, _, _ in rows.values())
+    soft = {i for i, r in rows.items() if r[4] is not None}
+    assert len(soft) == stats["soft_deleted"]
+    assert {e for e, d in edges.items() if d is not None} == {e for e in edges if e[0] in soft or e[2] in soft}
+    gone = [e for e in edges if e[0].startswith("gone") or e[2].startswith("gone")]
+    assert len(gone) == 2 * stats["superseded_missing"]
+    assert {r for _, r, _ in gone} == {"supersedes", "superseded_by"}
+    evolved = {i: m["evolved_from"] for i, (_, _, _, m, _) in rows.items() if "evolved_from" in m}
+    merged = {i: m["merged_from"] for i, (_, _, _, m, _) in rows.items() if "merged_from" in m}
+    assert 0 < len(evolved) <= stats["evolved"] and 0 < len(merged) <= stats["merged"]
+    # hard deletes took records and their edges: the parents they leave are named only by metadata
+    dead = {p for p in evolved.values() if p not in rows} | {p for ps in merged.values() for p in ps if p not in rows}
+    assert 0 < len(dead) <= stats["hard_deleted"] and not any(e[0] in dead or e[2] in dead for e in edges)
+    pairs = {"evolved_from": "evolved_into", "merged_from": "merged_into"}
+    written = {(i, "evolved_from", p) for i, p in evolved.items()} | \
+              {(i, "merged_from", p) for i, ps in merged.items() for p in ps}
+    alive = {e for e in written if e[2] in rows}
+    missing = [e for e in alive if e not in edges] + \
+              [e for e in alive if (e[2], pairs[e[1]], e[0]) not in edges]
+    assert len(missing) == stats["one_way"]  # each one-way edge lost one half of a written pair
+    assert all(rows[i][1] == rows[ps[0]][1] for i, ps in merged.items() if ps[0] in rows)  # the first's namespace
+    assert all(rows[i][1] == rows[p][1] for i, p in evolved.items() if p in rows)
 
 
 def test_finding_help_covers_every_law() -> None:
