@@ -150,12 +150,16 @@ def test_unusable_inputs_give_one_clear_error(tmp_path: Path) -> None:
     other.commit()
     other.close()
     cases = {
-        "missing.db": "no such file", "dir.db": "is a directory", "text.db": "not a SQLite database",
-        "empty.db": "empty file", "corrupt.db": "corrupt", "other.db": "not a ContextFS database",
+        "missing.db": "no such file", "dir.db": "is a directory, not a regular file",
+        "text.db": "not a SQLite database (no 'SQLite format 3' header)",
+        "empty.db": "empty file, not a SQLite database",
+        "corrupt.db": "corrupt or not a database: database disk image is malformed",
+        "other.db": "not a ContextFS database: no table memories or memory_edges (tables: notes)",
     }
     for name, message in cases.items():
-        with pytest.raises(AuditError, match=message):
+        with pytest.raises(AuditError) as e:
             audit(tmp_path / name)
+        assert str(e.value) == f"{tmp_path / name}: {message}"
 
 
 def test_newer_schemas_are_refused(tmp_path: Path) -> None:
