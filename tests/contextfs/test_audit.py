@@ -363,3 +363,41 @@ def test_finding_help_covers_every_law() -> None:
     assert set(FINDING_HELP) == set(LAW_ORDER)
     check: Callable[[str], bool] = lambda s: len(s) > 80
     assert all(check(v) for v in FINDING_HELP.values())
+
+
+_VIEW = ("view 'contextfs': records with deleted_at IS NULL (as recall sees them); every edge, soft-deleted or not "
+         "(as ContextFS's edge and lineage queries read them)")
+
+
+def test_the_report_as_the_terminal_shows_it(tmp_path: Path) -> None:
+    path = tmp_path / "demo.db"
+    make_demo_database(path)
+    prefix = "is not an id but a prefix of ab12cd34-001, ab12cd34-002 (evolve/split by prefix write the prefix)"
+    head = [f"ContextFS database {path.name} (schema revision 009)", _VIEW, "2 records, 2 edges",
+            "3 finding(s): L7 ×2, 6.3 ×1", "",
+            f"  L7    dangling evolved_into edge (ab12cd34 -> ab12cd34-002): ab12cd34 {prefix}"]
+    rest = [f"  L7    dangling evolved_from edge (ab12cd34-002 -> ab12cd34): ab12cd34 {prefix}",
+            "  6.3   handle 'ab12cd34' names 2 records in namespace(s) global; recall('ab12cd34') returns "
+            "ab12cd34-001 (first in row order), delete('ab12cd34') removes ab12cd34-001 (first by id)"]
+    tail = ["", "what each finding means: coalg audit --help"]
+    rep = audit(path)
+    rep["database"] = path.name
+    assert format_report(rep) == "\n".join(head + rest + tail) + "\n"
+    assert format_report(rep, limit=None) == format_report(rep)
+    more = "  … 2 more (use --limit N for more, --json --limit 0 for all)"
+    assert format_report(rep, limit=1) == "\n".join([*head, more, *tail]) + "\n"
+    # findings the audit itself left out (its own limit) are counted in the total and in what is not shown
+    cut = format_report({**rep, "left_out": 4}, limit=1).splitlines()
+    assert cut[3] == "7 finding(s): L7 ×2, 6.3 ×1" and cut[6] == more.replace("2 more", "6 more")
+
+
+def test_a_database_without_findings_or_revision_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "clean.db"
+    conn = sqlite3.connect(path)
+    conn.executescript(SCHEMA)
+    conn.close()
+    rep = audit(path)
+    rep["database"] = path.name
+    assert format_report(rep) == "\n".join([
+        "ContextFS database clean.db (schema revision unknown)", _VIEW, "0 records, 0 edges",
+        "no findings: every law this audit checks holds on this database."]) + "\n"
