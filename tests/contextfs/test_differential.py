@@ -151,6 +151,14 @@ def test_a_model_that_files_merges_under_the_last_argument_is_caught(monkeypatch
 
     bad = _disagreeing(monkeypatch, step=mutant)
     assert bad and {d["what"] for d in bad} <= {"output", "store"}
+    assert any(d["what"] == "store" for d in bad)
+    # where the stores differ, the report shows the merged record on each side, and nothing else
+    for d in (d for d in bad if d["what"] == "store"):
+        mine, theirs = d["model"], d["package"]
+        assert mine["edges"] == theirs["edges"] == [] and list(mine["records"]) == list(theirs["records"])
+        (j,) = mine["records"]
+        assert {**mine["records"][j], "namespace": None} == {**theirs["records"][j], "namespace": None}
+        assert mine["records"][j]["namespace"] != theirs["records"][j]["namespace"]
 
 
 def test_theta_must_follow_the_row_order(monkeypatch: pytest.MonkeyPatch) -> None:
