@@ -336,3 +336,25 @@ def test_the_committed_large_run_is_a_clean_report() -> None:
     assert report["steps"] > report["words"] and report["faulty_steps"] > 0 and report["ties"]["type"] > 0
     assert set(report["abstractions"]) <= set(cfs.ABSTRACTIONS)
     assert set(report["domain"]) == set(COVERAGE) and all(n > 0 for n in report["domain"].values())
+
+
+def test_a_step_names_its_identifier_itself_only_as_a_save_of_one_record() -> None:
+    from coalg.contextfs.random_words import WordStep
+    from coalg.contextfs.word_files import step_from_json
+    from coalg.model import Allocation, Call, Evolve, JsonInputError, Record, Save, call_to_json
+
+    saved = Call(Save(Record("x")), Allocation(("a0000000-001",), 1))
+    save, evolve = call_to_json(saved), call_to_json(Call(Evolve("a0000000-001", "y"), Allocation(("b",), 2)))
+    assert step_from_json(save) == WordStep(saved, False)
+    assert step_from_json({**save, "explicit_id": True}) == WordStep(saved, True)
+    two = {**save, "allocation": {**save["allocation"], "ids": ["a0000000-001", "c"]}}
+    for doc, said in [
+        ([[{**save, "explicit_id": "yes"}]], "[0][0].explicit_id: expected true or false"),
+        ([[save, {**evolve, "explicit_id": True}]], "[0][1]: explicit_id needs a save with one allocated identifier"),
+        ([[{**two, "explicit_id": True}]], "[0][0]: explicit_id needs a save with one allocated identifier"),
+        ([[save, {"letter": {"op": "fly"}}]], "[0][1].letter.op: unknown operation 'fly'; known: save, save_at, "
+                                               "recall, recall_prefix, delete, evolve, merge, split, supersede, link"),
+    ]:
+        with pytest.raises(JsonInputError) as e:
+            words_from_json(doc, "w.json")
+        assert str(e.value) == f"w.json: {said}"
