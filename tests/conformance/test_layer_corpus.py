@@ -61,6 +61,7 @@ def test_the_kit_gives_each_corpus_layer_its_declared_verdicts(name):
         if e["holds"] is False:
             w = e["witness"]
             assert w["calls"] and w["replay"] and w["length"] <= BUDGET["length"] + 3, (name, k)
+            assert isinstance(w["minimality"], str) and w["minimality"], (name, k)  # how it was found, said
             if "after" in w and "h" not in w:  # a step's witness: its word, made on a fresh layer, shows its store
                 made = runner.run([call_from_json(c) for c in w["word"]])
                 assert store_to_json(made[-1][1]) == w["after"], (name, k)
