@@ -141,8 +141,9 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
            "(evolved_from and evolved_into, merged_from and merged_into, and so on)"),
            ("Holds with one representation when no edge the layer shows ever has its inverse beside it, and "
             "with nothing to compare when it shows no edge at all.")),
-    "L4i": (("each record's namespace. A call naming records of one namespace must act as it does on a fresh "
-            "layer holding that namespace only, and leave the other namespaces alone"), _REBUILT),
+    "L4i": (("each record's namespace. A save, evolve, merge, split, supersede or recall naming records of one "
+            "namespace must act as it does on a fresh layer holding that namespace only, and leave the other "
+            "namespaces alone (a delete, or a save at a taken identifier, is outside the law)"), _REBUILT),
     "L4ii": (("the records a call creates, and the same call on layers that differ only outside the created "
              "records' namespace. The created records must be equal"), _REBUILT),
     "L5": (("records() and edges() after the same calls under PYTHONHASHSEED 0 and 1, and with independent saves "

@@ -115,7 +115,8 @@ L4I = Clause(
     explored="(store, call) pairs with the call in A_ν(s) for some ν",
     reading="letters of A_ν(s): fragment calls and recalls by equality naming only records of ν (a fresh save: its "
             "record's namespace); strictly fresh allocations; edge writes succeed",
-    holds="every call naming one namespace commutes with π_ν and leaves the others unchanged ({n} calls)",
+    holds="every fresh save, derivation or recall naming one namespace commutes with π_ν and leaves the others "
+          "unchanged ({n} calls)",
     step=_confined, random_seed=4,
 )
 """L4(i) as the search checks it."""
