@@ -197,17 +197,15 @@ _bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_bench)
 take_verdicts = _bench.take_verdicts
 
-import re
 from mutmut.mutation import mutators
 
-_SQL = re.compile(_bench.SQL_START)
 _string = mutators.operator_string
 
 
 def operator_string(node):
     # SQL keywords and names are case-blind: no case-only mutants of SQL text (its quoted literals excepted)
     for new in _string(node):
-        if not (_SQL.match(node.value) and _bench.sql_case_only(node.value, new.value)):
+        if not _bench.sql_case_only(node.value, new.value):
             yield new
 
 
@@ -239,13 +237,14 @@ SQL_START = r"^[rRbBuU]*[\"'](SELECT|INSERT|CREATE|UPDATE|DELETE|PRAGMA|DROP|ALT
 
 
 def sql_case_only(old: str, new: str) -> bool:
-    """Whether two string literals differ only in the case of text outside SQL's '…' literals.
+    """Whether ``old`` is SQL text (:data:`SQL_START`) and ``new`` differs from it only in the case of
+    text outside SQL's '…' literals.
 
     SQL keywords and the names of tables and columns ignore case, so such a mutant is the same
     statement; a change of case inside a quoted SQL literal ('fact') is a different value.
     """
     a, b = old.split("'"), new.split("'")
-    return old != new and len(a) == len(b) and all(
+    return re.match(SQL_START, old) is not None and old != new and len(a) == len(b) and all(
         x.lower() == y.lower() if k % 2 == 0 else x == y for k, (x, y) in enumerate(zip(a, b)))
 
 

@@ -84,3 +84,4 @@ def test_only_case_changes_of_sql_outside_its_quoted_literals_are_left_out():
     assert same("\"VALUES (?, 'fact')\"", "\"values (?, 'fact')\"")
     assert not same("\"VALUES (?, 'fact')\"", "\"VALUES (?, 'FACT')\"")  # a value SQL compares exactly
     assert not same('"SELECT id"', '"XXSELECT idXX"') and not same('"SELECT id"', '"SELECT id"')
+    assert not same('"id"', '"ID"')  # not SQL text: its case is a value
