@@ -300,6 +300,8 @@ def test_cli_replays_a_word_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 @pytest.mark.parametrize(("text", "said"), [
     ("not json", "not JSON (Expecting value: line 1 column 1 (char 0))"),
+    ("[[{\"letter\": {\"op\": \"recall\", \"id\": NaN}}]]", "not JSON (NaN is not a JSON number)"),
+    ("[[{\"allocation\": {\"clock\": -Infinity}}]]", "not JSON (-Infinity is not a JSON number)"),
     ("[]", "holds no word to replay (a report whose words all agree lists none)"),
     ("{\"disagreements\": [{\"word\": []}]}", "disagreements[0]: a disagreement needs its \"calls\" (the steps to "
                                              "replay)"),
