@@ -161,6 +161,20 @@ def test_a_model_that_files_merges_under_the_last_argument_is_caught(monkeypatch
         assert mine["records"][j]["namespace"] != theirs["records"][j]["namespace"]
 
 
+def test_a_store_difference_names_records_of_one_side_only_and_the_edges_each_side_lacks() -> None:
+    a, b, c = Record("a"), Record("b"), Record("c")
+    mine = Store.of({"x": a, "y": b}, [("x", "evolved_into", "y")])
+    theirs = Store.of({"x": a, "z": c}, [("x", "merged_into", "z")])
+    m, p = diff._store_diff(mine, theirs)
+    assert m == {"records": {"y": _record(b), "z": None}, "edges": [["x", "evolved_into", "y"]]}
+    assert p == {"records": {"y": None, "z": _record(c)}, "edges": [["x", "merged_into", "z"]]}
+
+
+def _record(r: Record) -> dict[str, object]:
+    return {"content": r.content, "type": "fact", "namespace": "global", "tags": [], "summary": None,
+            "metadata": {}, "created_at": None, "updated_at": None, "valid_time": None}
+
+
 def test_theta_must_follow_the_row_order(monkeypatch: pytest.MonkeyPatch) -> None:
     real = diff._theta
 
