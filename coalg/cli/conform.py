@@ -25,14 +25,15 @@ layer: an object with
   records() -> {id: {"content", "type", "namespace", "tags", "metadata", ...}}
   edges() -> [(source, relation, target), ...]   (the 22 ContextFS relations)
 
-Identifiers are plain strings the layer chooses. A relation is named in any
+Identifiers are plain strings the layer chooses; split returns one per part,
+in the parts' order. A relation is named in any
 case: evolved_from/evolved_into, merged_from/merged_into, split_from/split_into,
 supersedes/superseded_by, and the others of coalg.Relation.
 
 optionally: save(..., id=...) (save_at), prefix_arguments = True, recall(ref)
 -> id or None (prefix_recall), valid_time= on save/evolve/merge/split
-(valid_time; records() then shows each record's "valid_time" as save got it,
-a number, a string or None), close().
+(valid_time, also through **options; records() then shows each record's
+"valid_time" as save got it, a number, a string or None), close().
 
 The layer is explored as a black box: every word of up to --length calls from
 a fresh layer, then --walks seeded random walks, its identifiers renamed to

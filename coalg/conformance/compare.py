@@ -36,24 +36,40 @@ from ..model import (
     store_to_json,
 )
 
-__all__ = ["difference", "digest", "observe", "rename_output", "rename_store", "store_to_json"]
+__all__ = ["difference", "digest", "observe", "rename_output", "rename_store", "renamed", "store_to_json"]
 
 _KEYS = tuple(sorted(META_KEYS.values()))
 
 
+def renamed(x: Any, f: Callable[[str], str]) -> Any:
+    """A frozen metadata value (:func:`~coalg.model.freeze`) with every string ``v`` in it replaced by ``f(v)``.
+
+    >>> from coalg.model import freeze
+    >>> renamed(freeze({"parent": "u-1", "seen": ["u-2", 3]}), {"u-1": "id0001"}.get)
+    {'parent': 'id0001', 'seen': (None, 3)}
+    """
+    if isinstance(x, str):
+        return f(x)
+    if isinstance(x, tuple):
+        return tuple(renamed(y, f) for y in x)
+    if isinstance(x, frozenset):
+        return frozenset(renamed(y, f) for y in x)
+    if isinstance(x, FrozenMap):
+        return FrozenMap({k: renamed(y, f) for k, y in x.items()})
+    return x
+
+
 def _record(r: Record, f: Callable[[Id], Id]) -> Record:
-    d = dict(r.metadata)
+    d = {k: renamed(v, f) for k, v in r.metadata.items()}
     for k in _KEYS:
-        v = d.get(k)
-        if isinstance(v, str):
-            d[k] = f(v)
-        elif isinstance(v, tuple):
+        v = r.metadata.get(k)
+        if isinstance(v, tuple):
             d[k] = tuple(sorted(f(x) for x in v if isinstance(x, str)))
     return r.evolve(metadata=FrozenMap(d))
 
 
 def rename_store(s: Store, f: Callable[[Id], Id]) -> Store:
-    """``s`` with every identifier ``i`` renamed ``f(i)`` (records, edge endpoints, ancestry metadata).
+    """``s`` with every identifier ``i`` renamed ``f(i)`` (records, edge endpoints, strings in metadata).
 
     Lists of parents are sorted again after renaming: the kit reads them as sets.
     """

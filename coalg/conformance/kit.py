@@ -17,7 +17,8 @@ from typing import Any
 
 from ..bitemporal import History, theorem_5_27
 from ..errors import CoalgError
-from ..laws import Transition, get_clause
+from ..laws import Transition, get_clause, show_call
+from ..laws.bitemporality import TIMES
 from ..model import (
     Allocation,
     Call,
@@ -177,10 +178,9 @@ def _order_witness(w: dict[str, Any], spec: str | None, caps: Capabilities, kind
              zip(w["word"], first["outputs"])]
     runs = [("the word", calls, outs)]
     if "reordered" in w:
-        second = w["observations"]["reordered"]
         rcalls = [Call(letter_from_json(a)) for a in w["reordered"]]
         runs.append(("the same saves in another order (identifiers as this run names them)", rcalls,
-                     [_shallow(x) for x in second["outputs"]]))
+                     [_shallow(x) for x in w["reordered_outputs"]]))
     return {**w, "kind": kind, "calls": python_calls(calls, outs, valid_time=vt), "length": len(calls),
             "replay": replay_script(spec, runs, valid_time=vt, hashseeds=HASHSEEDS if kind == "hash seed" else ())}
 
@@ -255,6 +255,10 @@ def _and(names: Sequence[str]) -> str:
 
 def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackBox, runner: Replay,
               spec: str | None) -> dict[str, Any]:
+    if holds and explored == 0:
+        return clause_entry("L6", True, 0, "holds (nothing to judge): no history with valid times was recorded, "
+                            f"the layer refused every save or derivation the kit made with a valid time "
+                            f"({' or '.join(map(str, TIMES))})")
     if holds:
         return clause_entry("L6", True, explored, summary.split(": ", 1)[-1])
     w = dict(witness)
@@ -267,9 +271,11 @@ def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackB
     w["calls"] = python_calls(runs[0][1], runs[0][2], valid_time=vt)
     w["replay"] = replay_script(spec, runs, valid_time=vt)
     why = w["explanation"][:1].upper() + w["explanation"][1:]
-    if not vt:
-        why += (" The layer has no valid_time capability: a valid time cannot reach it, so it fails L6 as "
-                "ContextFS does (Theorem 5.27).")
+    if not vt:  # the kit passed no valid time at all: say so, not that the layer dropped one
+        why = (f"The layer has no valid_time capability, so the kit passes it no valid time: the histories "
+               f"{', '.join(show_call(c) for c in runs[0][1])} at valid times {[x['vt'] for x in w['h']]} and "
+               f"{[x['vt'] for x in w['h_prime']]} are the same calls to the layer and record the same store. "
+               "No function of the store recovers valid time, so it fails L6 as ContextFS does (Theorem 5.27).")
         if caps.valid_time_in:
             lacking = [m for m in ("save", "evolve", "merge", "split") if m not in caps.valid_time_in]
             why += (f" ({_and(caps.valid_time_in)} {'takes' if len(caps.valid_time_in) == 1 else 'take'} a "

@@ -13,8 +13,11 @@ cannot vary a layer's θ, so it varies what a layer could secretly depend on:
 * **the insertion order** -- in each child, every explored word with two or
   more fresh saves in a row (and the last word of each walk) is made, and made
   again with each such run reversed and the later calls renamed to name the same
-  records, each word on a fresh layer (:class:`~coalg.conformance.blackbox.Replay`);
-  every output and the store at the end must agree once renamed back.  A word that deletes a record and then allocates its identifier
+  records, each word on a fresh layer (:class:`~coalg.conformance.blackbox.Replay`).
+  Where both orders leave the same records and edges after each reversed run, every
+  later output and the store at the end must agree once renamed back (:func:`reordered`);
+  where they do not, the saves depend on one another and L5 has nothing to compare.
+  A word that deletes a record and then allocates its identifier
   again is not reordered: its records cannot be told apart by name.
 
 The prefix every record shares is left out of these words: an ambiguous
@@ -47,6 +50,7 @@ from ..model import (
     call_from_json,
     call_to_json,
     letter_to_json,
+    output_to_json,
     store_to_json,
 )
 from .alphabet import ALPHABET_NAMES, alphabet
@@ -86,23 +90,51 @@ def _args(a: Letter) -> tuple[Id, ...]:
     return tuple(ids) if ids is not None else (getattr(a, "id", ""),)
 
 
-def permutation(letters: Sequence[Letter]) -> list[int] | None:
-    """Each run of two or more consecutive fresh saves reversed: position j takes letter ``σ[j]``; ``None`` if none."""
-    order, k, changed = list(range(len(letters))), 0, False
+def _runs(letters: Sequence[Letter]) -> list[tuple[int, int]]:
+    """The runs of two or more consecutive fresh saves, as ``(first, end)`` positions."""
+    runs, k = [], 0
     while k < len(letters):
         m = k
         while m < len(letters) and isinstance(letters[m], Save):
             m += 1
         if m - k >= 2:
-            order[k:m] = reversed(order[k:m])
-            changed = True
+            runs.append((k, m))
         k = max(m, k + 1)
-    return order if changed else None
+    return runs
+
+
+def permutation(letters: Sequence[Letter]) -> list[int] | None:
+    """Each run of two or more consecutive fresh saves reversed: position j takes letter ``σ[j]``; ``None`` if
+    nothing moves.
+
+    Equal saves keep their order among themselves: two equal calls cannot be told apart, so the
+    first made in one order stands for the first made in the other.
+
+    >>> from coalg.model import Record, Save
+    >>> a, b = Save(Record("a")), Save(Record("b"))
+    >>> permutation([a, b]), permutation([a, a, b]), permutation([a, a])
+    ([1, 0], [2, 0, 1], None)
+    """
+    order = list(range(len(letters)))
+    for k, m in _runs(letters):
+        free = list(range(k, m))
+        for j, i in enumerate(reversed(range(k, m))):
+            first = next(x for x in free if letters[x] == letters[i])
+            free.remove(first)
+            order[k + j] = first
+    return order if order != list(range(len(letters))) else None
 
 
 def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str, Any] | None:
     """Run ``letters`` and their reordering, each word on a fresh layer (``runner``); where they differ once
-    renamed (``None`` when they agree)."""
+    renamed (``None`` when they agree, or when the two orders do not reach the same store).
+
+    L5 asks the same call on the same store to give the same answer.  Saves that depend on one
+    another (a layer that refuses a second save of the same content, or holds one record at most)
+    reach different stores in different orders, and nothing is compared then; where both orders
+    reach the same store after each reordered run, every later output and the store at the end
+    must agree.  The outputs of the reordered saves themselves are not compared.
+    """
     sigma = permutation(letters)
     if sigma is None:
         return None
@@ -112,13 +144,14 @@ def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str,
     if len({i for m in made for i in m}) != sum(map(len, made)):
         return None  # an identifier freed by a delete and allocated again: records are not named by origin
     to_perm: dict[Id, Id] = {}
-    s, outs, calls = st.store, {}, []
+    s, outs, calls, stores = st.store, {}, [], []
     for j, k in enumerate(sigma):
         a = rename_letter(letters[k], lambda i: to_perm.get(i, i))
         call = Call(a, allocate(s, a, j + 1))
         out, s = rz.step(s, a, call.allocation)
         outs[k] = out
         calls.append(call)
+        stores.append(s)
         to_perm.update(zip(made[k], out.ids if isinstance(out, Created) else ()))
     back = {v: k for k, v in to_perm.items()}
 
@@ -127,15 +160,19 @@ def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str,
 
     if any(not_asked(t.output) for t in orig) or any(not_asked(o) for o in outs.values()):
         return None  # a call one of the runs could not ask: the two runs did not make the same calls
+    runs = _runs(letters)
+    if any(rename_store(stores[m - 1], f) != orig[m - 1].after for _, m in runs):
+        return None  # the two orders reached different stores: L5 compares calls on one store
     first = observe([t.output for t in orig], orig[-1].after)
     second = observe([rename_output(outs[k], f) for k in range(len(letters))], rename_store(s, f))
-    if first == second:
+    text, data = difference(first, second, "first", "reordered", skip=[j for k, m in runs for j in range(k, m)])
+    if not data:
         return None
-    text, data = difference(first, second, "first", "reordered")
     moved = [show_letter(letters[k]) for j, k in enumerate(sigma) if j != k]
     return {"word": [letter_to_json(a) for a in letters], "reordered": [letter_to_json(c.letter) for c in calls],
+            "reordered_outputs": [output_to_json(outs[k]) for k in sigma],
             "explanation": f"the same saves made in another order ({', '.join(moved)}; later calls renamed to "
-                           f"name the same records): {text}.",
+                           f"name the same records) left the same records and edges, yet {text}.",
             "offending": data, "observations": {"first": first, "reordered": second},
             "reordered_as_shown": store_to_json(s)}
 

@@ -18,8 +18,9 @@ presence and signature (``inspect.signature``); anything wrong is
 * ``prefix_recall`` -- a method ``recall(ref)`` returning the identifier a
   reference resolves to, or ``None`` (for an ambiguous prefix, ``None`` is a
   refusal);
-* ``valid_time`` -- ``save``, ``evolve``, ``merge`` and ``split`` all have a
-  parameter ``valid_time``, and ``records()`` reports it as the field
+* ``valid_time`` -- ``save``, ``evolve``, ``merge`` and ``split`` all take a
+  keyword ``valid_time`` (a parameter of that name, or ``**options``), and
+  ``records()`` reports it as the field
   ``valid_time``: a number, a string or ``None``, as ``save`` was given it
   (the kit rebuilds stores by saving what a record shows; a layer that keeps
   a richer form, such as an interval, shows it under another key);
@@ -35,6 +36,12 @@ What the kit takes a layer to show, where a design could go either way:
   ``version``) are never judged.  The kit rebuilds some stores by saving what
   records show; a rebuilt record that shows such fields otherwise than the
   original is a case not judged, since your calls may read them.
+* ``split`` returns one identifier per part, in the order of the parts: the kit
+  names each new record after its part, and a split whose identifiers come back
+  in another order (sorted, say) is a protocol misuse.
+* Identifiers a record shows whole, as a metadata value under any key (a
+  ``"parent_id"``, the record's own ``"uid"``), are renamed with the record
+  they name; one inside a longer string is not recognised.
 * ``records()`` lists the live records only.  A layer may keep deleted records
   (tombstones) or anything else internally; whatever ``records()`` lists is a
   live record to the kit, so a tombstone it shows is judged as one.
@@ -146,8 +153,9 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
             "namespaces alone (a delete, or a save at a taken identifier, is outside the law)"), _REBUILT),
     "L4ii": (("the records a call creates, and the same call on layers that differ only outside the created "
              "records' namespace. The created records must be equal"), _REBUILT),
-    "L5": (("records() and edges() after the same calls under PYTHONHASHSEED 0 and 1, and with independent saves "
-           "reordered; with prefix_arguments or prefix_recall, what an ambiguous prefix acted on. It must be "
+    "L5": (("records() and edges() after the same calls under PYTHONHASHSEED 0 and 1, and with fresh saves "
+           "reordered (where both orders leave the same records and edges, every later call must agree); with "
+           "prefix_arguments or prefix_recall, what an ambiguous prefix acted on. It must be "
            "refused (an exception, or recall returning None) or resolved by the declared prefix_rule; a "
            "record's age is the call after which records() first lists it"),
            ("The runs in two interpreters need a factory importable as MODULE:ATTR; without them only "
@@ -266,12 +274,16 @@ def _binds(method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | 
     return None
 
 
-def _has_keyword(method: Any, name: str) -> bool:
+def _has_keyword(method: Any, name: str, *, any_keyword: bool = False) -> bool:
+    """Whether ``method`` takes the keyword ``name`` (or, with ``any_keyword``, any keyword: ``**options``)."""
     try:
-        p = inspect.signature(method).parameters.get(name)
+        params = inspect.signature(method).parameters
     except (TypeError, ValueError):
         return False
-    return p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    p = params.get(name)
+    if p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+        return True
+    return any_keyword and any(q.kind is q.VAR_KEYWORD for q in params.values())
 
 
 def make_layer(factory: Callable[[], Any]) -> Any:
@@ -305,7 +317,10 @@ def capabilities_of(layer: Any) -> Capabilities:
     recall = getattr(layer, "recall", None)
     if callable(recall) and _binds(recall, ("r",), {}) is None:
         names.append("prefix_recall")
-    timed = tuple(m for m in ("save", "evolve", "merge", "split") if _has_keyword(getattr(layer, m), "valid_time"))
+    # a valid time may arrive through **options (what the layer does with it, L6 judges); an identifier
+    # to save at may not: a layer that took it there and ignored it would be read as misplacing records
+    timed = tuple(m for m in ("save", "evolve", "merge", "split")
+                  if _has_keyword(getattr(layer, m), "valid_time", any_keyword=True))
     if len(timed) == 4:
         names.append("valid_time")
     if callable(getattr(layer, "close", None)):

@@ -108,6 +108,16 @@ def _common_prefix(xs: Sequence[str]) -> str:
     return p[:-1] if p in xs else p
 
 
+
+def _in_parts_order(parts: Sequence[str], contents: list[str]) -> None:
+    """A split's identifiers name its parts in order; :class:`ProtocolMisuse` when the records show the
+    parts' contents in another order (the kit names each new record after its part)."""
+    if contents != list(parts) and len(set(parts)) == len(parts) and sorted(contents) == sorted(parts):
+        k = next(k for k, (c, p) in enumerate(zip(contents, parts)) if c != p)
+        raise ProtocolMisuse(f"split: the identifiers came back in another order than the parts (identifier "
+                             f"{k + 1} names the part {quote(contents[k], 40)}, not {quote(parts[k], 40)}); "
+                             "expected one identifier per part, in the parts' order")
+
 class Session:
     """A live layer driven call by call; :attr:`store` is what it shows now, in canonical names."""
 
@@ -323,6 +333,8 @@ class Session:
             if missing:
                 raise ProtocolMisuse(f"{a.kind.replace('_at', '')}: returned {quote(missing[0], 60)}, which "
                                      "records() does not list")
+            if isinstance(a, A.Split):
+                _in_parts_order(a.contents, [self.store.records[c].content for c in made])
             return Created(tuple((c, self.store.records[c]) for c in made)), tuple(made), None
         self.store = self._look(call.allocation.ids)
         if isinstance(a, A.RecallPrefix):

@@ -16,7 +16,11 @@ for them; anything else the layer shows is named ``unnamed1``, ``unnamed2``,
 … in order of first sight.  Ancestry metadata (``evolved_from``, ``merged_from``, ``split_from``)
 is renamed too, so that L2 compares it with the edges; a list of parents is
 read as the set L2 reads it, sorted by canonical name (in the layer's own
-order it would follow the identifiers the layer chose).
+order it would follow the identifiers the layer chose).  Any other metadata
+value (at any depth) that is a whole identifier the layer has shown is renamed
+as well: a layer that notes a parent's or its own identifier under a key of its
+own (``"parent_id"``, ``"uid"``) shows the same record under any choice of
+identifiers.  An identifier inside a longer string is not recognised.
 
 **Observed fields.**  Of each record the kit reads ``content``, ``type`` and
 ``namespace`` (strings), and when present ``tags`` (strings), ``metadata``
@@ -42,6 +46,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..model import META_KEYS, FrozenMap, Id, Record, Relation, Store, freeze
+from .compare import renamed
 from .guard import describe, layer_call, plain, plain_str, quote
 from .protocol import ProtocolMisuse, as_mapping
 
@@ -202,8 +207,12 @@ def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str) -> Froz
             data[key] = names.name(v)
         elif isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
             data[key] = sorted(names.name(x) for x in v)  # a set of parents: its order is the layer's ids
+    def shown(v: str) -> str:  # an identifier the layer has shown, under a key of the layer's own
+        return names.name(v) if v in names.canonical or v in names.unnamed else v
+
     try:
-        return FrozenMap({str(k): freeze(x) for k, x in data.items()})
+        return FrozenMap({str(k): freeze(x) if k in _ANCESTRY_KEYS else renamed(freeze(x), shown)
+                          for k, x in data.items()})
     except (TypeError, ValueError, RecursionError) as e:
         raise ProtocolMisuse(f"{where}: metadata must hold JSON-like values (strings, numbers, booleans, "
                              f"None, lists, mappings): {describe(e)}") from None

@@ -84,7 +84,10 @@ _Found = tuple[Sequence[Call], Sequence[int], Sequence[int], Store, str]
 
 
 def _exhaustive(realisation: Realisation, max_len: int) -> tuple[_Found | None, int, int, int]:
-    """The first separation failure breadth first, the histories recorded, the depth done and the words tried."""
+    """The first separation failure breadth first, the histories recorded, the depth done and the words tried.
+
+    A history one of whose calls is refused with its valid time is not recorded and not counted.
+    """
     ex = explore(realisation, "recording", max_len=max_len, seeds=SEEDS[:1], reduce=False)
     explored = words = 0
     for k in range(1, max_len + 1):
@@ -93,11 +96,12 @@ def _exhaustive(realisation: Realisation, max_len: int) -> tuple[_Found | None, 
             seen: dict[Store, tuple[int, ...]] = {}
             for vts in product(TIMES, repeat=k):
                 store, rec = _psi(realisation, node.calls, vts)
+                if not rec:  # a call refused its valid time: not a recording history
+                    continue
                 explored += 1
-                if rec and store in seen:
+                if store in seen:
                     return (node.calls, seen[store], vts, store, MINIMAL), explored, k - 1, words
-                if rec:
-                    seen[store] = vts
+                seen[store] = vts
     return None, explored, max_len, words
 
 
@@ -119,7 +123,7 @@ def _random(realisation: Realisation, runs: int, seed: int) -> tuple[_Found | No
             continue
         s1, r1 = _psi(realisation, calls, vts)
         s2, r2 = _psi(realisation, calls, other)
-        explored += 2
+        explored += r1 + r2
         if r1 and r2 and s1 == s2:
             return (calls, vts, other, s1, "found by seeded random exploration"), explored
     return None, explored

@@ -108,3 +108,13 @@ def test_chapter_titles_match_the_paper() -> None:
         title = re.search(r"^# (.+)$", text, flags=re.M)
         assert title, f"{c['file']} has no '# title'"
         assert title[1].strip().lower() == PAPER[n][0].lower(), f"{c['file']}: {title[1]!r} vs {PAPER[n][0]!r}"
+
+
+def test_the_chapters_the_build_runs_first_are_pages_of_the_book() -> None:
+    """``coalg_execution_first`` names pages by toc name; a renamed chapter must not drop out unseen."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    first = config["sphinx"]["config"]["coalg_execution_first"]
+    toc = _toc()
+    listed = {e["file"].removesuffix(".md") for e in _entries(toc.get("parts", []))}
+    assert first and len(set(first)) == len(first)
+    assert not [d for d in first if d not in listed]

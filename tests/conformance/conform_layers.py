@@ -182,6 +182,15 @@ class PlantedL5(GoodMemory):
         return j
 
 
+class PlantedL5Insertion(GoodMemory):
+    """merge joins its sources' contents oldest first, by an order of creation that records() does not show."""
+
+    def merge(self, ids: Sequence[str], *, valid_time: Any = None) -> str:
+        j = super().merge(ids, valid_time=valid_time)
+        self._records[j]["content"] = " + ".join(self._get(i)["content"] for i in sorted(ids, key=self._born.__getitem__))
+        return j
+
+
 class PlantedL5Prefix(GoodMemory):
     """delete takes prefixes and, when several records match, deletes the first it meets, by no declared rule."""
 
@@ -287,6 +296,11 @@ class MisuseSaveReturns(GoodMemory):
 class MisuseSplitCount(GoodMemory):
     def split(self, id: str, parts: Sequence[str], *, valid_time: Any = None) -> list[str]:
         return super().split(id, parts, valid_time=valid_time)[:1]
+
+
+class MisuseSplitReversed(GoodMemory):
+    def split(self, id: str, parts: Sequence[str], *, valid_time: Any = None) -> list[str]:
+        return super().split(id, parts, valid_time=valid_time)[::-1]
 
 
 class MisuseNotEmpty(GoodMemory):

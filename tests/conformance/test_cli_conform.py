@@ -35,6 +35,9 @@ def _cli(*args: str, seed: str | None = None) -> subprocess.CompletedProcess[str
     ("conform_layers:MisuseRelation", "edges: 'parent' is not a relation name; expected one of evolved_into, evolved_from"),
     ("conform_layers:MisuseSaveReturns", "save: expected the new record's identifier (a string), got int 1"),
     ("conform_layers:MisuseSplitCount", "split: expected 2 distinct identifiers, one per part"),
+    ("conform_layers:MisuseSplitReversed", "split: the identifiers came back in another order than the parts "
+                                           "(identifier 1 names the part 'p2', not 'p1'); expected one identifier "
+                                           "per part, in the parts' order"),
     ("conform_layers:MisuseNotEmpty", "records: a fresh layer must hold no record; this one holds 1"),
     ("conform_layers:MisuseBornWithAnEdge", "edges: a fresh layer must hold no edge; this one holds 1"),
     ("conform_layers:MisuseEvolveReturnsTheParent", re.compile(

@@ -333,13 +333,22 @@ def test_check_layer_passes_its_budget_on_and_names_a_layer_without_a_name():
 
 def test_an_insertion_order_found_on_a_walk_is_shrunk_to_the_saves_that_show_it():
     """Words of one call hold no two saves to swap, so only the walks can reorder; the walk's word is
-    cut a call at a time while the two orders still differ (PlantedL4i numbers each save)."""
-    report = conform("conform_layers:PlantedL4i", length=1, walks=10)
+    cut a call at a time while the two orders still differ (PlantedL5Insertion merges oldest first)."""
+    report = conform("conform_layers:PlantedL5Insertion", length=1, walks=30)
     w = report["clauses"]["L5"]["witness"]
     assert (report["clauses"]["L5"]["holds"], w["kind"]) == (False, "insertion order")
     assert w["minimality"].startswith("found on a seeded random walk, then shrunk greedily")
-    assert [c["op"] for c in w["word"]] == ["save", "save"] and w["length"] == 2
-    assert w["offending"]["field"] == "metadata"
+    assert [c["op"] for c in w["word"]] == ["save", "save", "merge"] and w["length"] == 3
+    assert (w["offending"]["call"], w["offending"]["field"]) == (3, "content")
+
+
+def test_saves_that_depend_on_one_another_are_not_an_order_dependence():
+    """PlantedL4i numbers each save by the size of the whole layer: two saves made in the other order
+    leave other records (positions swapped), so L5, which compares one call on one store, is not
+    refuted; L4(i), L4(ii) and S2 are."""
+    report = conform("conform_layers:PlantedL4i", length=2, walks=10)
+    got = {k: e["holds"] for k, e in report["clauses"].items()}
+    assert got["L5"] is True and not got["L4i"] and not got["L4ii"] and not got["S2"]
 
 
 def test_the_contextfs_model_through_the_protocol_gives_table_2():

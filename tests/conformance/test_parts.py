@@ -22,7 +22,7 @@ def test_ancestry_metadata_is_renamed_and_read_as_a_set():
     class Shows:
         def records(self) -> dict[str, Any]:
             return {"z": {"content": "m", "type": "fact", "namespace": "n",
-                          "metadata": {"merged_from": ["y", "x"], "note": "x"}},
+                          "metadata": {"merged_from": ["y", "x"], "note": "x", "seen": [{"by": "y"}, "xy"]}},
                     "x": {"content": "a", "type": "fact", "namespace": "n"},
                     "y": {"content": "b", "type": "fact", "namespace": "n"}}
 
@@ -34,7 +34,8 @@ def test_ancestry_metadata_is_renamed_and_read_as_a_set():
         names.bind(real, canon)
     s = to_store(read_records(Shows()), read_edges(Shows()), names, valid_time=False)
     assert s.records["id0003"].metadata["merged_from"] == ("id0001", "id0002")
-    assert s.records["id0003"].metadata["note"] == "x"  # only ancestry keys name records
+    meta = s.records["id0003"].metadata  # an identifier under any key is renamed, a longer string is not
+    assert (meta["note"], meta["seen"][0]["by"], meta["seen"][1]) == ("id0001", "id0002", "xy")
     assert {(e.source, e.relation.value, e.target) for e in s.edges} == {
         ("id0003", "merged_from", "id0001"), ("id0003", "merged_from", "id0002"),
         ("id0003", "supersedes", "unnamed1")}
@@ -74,8 +75,12 @@ def test_a_refusal_keeps_the_store_and_the_message_and_the_layer_is_not_asked_wh
 
 
 def test_runs_of_fresh_saves_are_reversed():
-    s = Save(A)
-    assert permutation([s, s, Evolve("id0001", "v2"), s, s, s]) == [1, 0, 2, 5, 4, 3]
+    s, t, u = Save(A), Save(Record("b")), Save(Record("c"))
+    assert permutation([s, t, Evolve("id0001", "v2"), s, t, u]) == [1, 0, 2, 5, 4, 3]
+    # equal saves keep their order among themselves: only what differs moves
+    assert permutation([s, s, Evolve("id0001", "v2"), s, t, u]) == [0, 1, 2, 5, 4, 3]
+    assert permutation([s, s]) is None and permutation([s, t, s]) is None
+    assert permutation([s, s, t]) == [2, 0, 1]
     assert permutation([s, Evolve("id0001", "v2"), s]) is None
 
 
@@ -105,7 +110,8 @@ def test_a_declared_rule_that_is_not_followed_breaks_l5():
     assert "declared rule 'newest' picks id0002 among id0001, id0002" in report["clauses"]["L5"]["reason"]
 
 
-def test_capabilities_are_read_from_keywords_and_attributes_not_from_kwargs():
+def test_capabilities_are_read_from_keywords_and_attributes_and_save_at_not_from_kwargs():
+    """**kw may carry a valid time (L6 then judges what the layer does with it), never the id to save at."""
     class Loose(layers.GoodMemory):
         prefix_arguments = True
         prefix_rule = "least"
@@ -120,7 +126,7 @@ def test_capabilities_are_read_from_keywords_and_attributes_not_from_kwargs():
             pass
 
     caps = capabilities_of(Loose())
-    assert caps.names == ("prefix_arguments", "prefix_recall", "close") and caps.prefix_rule == "least"
+    assert caps.names == ("prefix_arguments", "prefix_recall", "valid_time", "close") and caps.prefix_rule == "least"
 
     class Unknown(layers.GoodMemory):
         prefix_rule = "first"
