@@ -5,7 +5,9 @@ one page after another, so a 2-core machine runs one kernel at a time.  Before t
 read starts (``env-before-read-docs``), this module looks up every page to be read
 in the execution cache, runs the ones that miss on ``coalg_execution_workers``
 worker processes at once (default: the number of cores), and puts the executed
-notebooks in the cache.  MyST-NB then finds every page cached and only renders.
+notebooks in the cache.  The pages named in ``coalg_execution_first`` (the slowest,
+slowest first) are handed out before the others, so that the build does not end
+with one long chapter running on one core while the other waits.  MyST-NB then finds every page cached and only renders.
 
 The notebook is read exactly as MyST-NB reads it (its own reader and
 configuration), so the cache key is the one MyST-NB looks up.  A notebook that fails
@@ -165,6 +167,8 @@ def execute_in_parallel(app: Sphinx, env: BuildEnvironment, docnames: list[str])
     todo = _to_run(env, cache, docnames)
     if len(todo) < 2:
         return
+    first = [str(env.doc2path(d)) for d in app.config.coalg_execution_first]
+    todo.sort(key=lambda item: first.index(item[0]) if item[0] in first else len(first))
     timeout = env.mystnb_config.execution_timeout
     workers = min(workers, len(todo))
     logger.info(f"coalg_book: running {len(todo)} notebooks on {workers} workers")
@@ -218,6 +222,7 @@ def share_verdicts(app: Sphinx, config: Any) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("coalg_execution_workers", 0, "")
     app.add_config_value("coalg_verdicts_first", [], "")
+    app.add_config_value("coalg_execution_first", [], "")
     app.connect("config-inited", share_verdicts, priority=600)
     app.connect("env-before-read-docs", execute_in_parallel, priority=900)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
