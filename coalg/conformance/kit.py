@@ -39,8 +39,9 @@ from .compare import difference, observe
 from .detect import inspect_layer
 from .judge import REDUNDANCY_KEYS, REFUSAL_KEYS, STEP_KEYS, Finding, Judge
 from .order import HASHSEEDS, OrderFindings, across_interpreters
-from .protocol import Capabilities, factory_spec, load_factory
+from .protocol import Capabilities, ProtocolMisuse, factory_spec, load_factory
 from .report import clause_entry, exit_status, failing, format_report, format_witness
+from .session import Session
 from .witness import python_calls, replay_script
 
 __all__ = ["WALK_LENGTH", "LawViolation", "check_layer", "conform"]
@@ -290,6 +291,31 @@ def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackB
     return clause_entry("L6", False, explored, why, w)
 
 
+def _drawn_afresh(make: Callable[[], Any], caps: Capabilities, calls: Sequence[Call]) -> bool:
+    """Whether two fresh layers give other identifiers to the records the same ``calls`` make."""
+    runs = []
+    for _ in range(2):
+        sess = Session(make, caps)
+        try:
+            for c in calls:
+                sess.apply(c)
+            runs.append(dict(sess.names.real))
+        finally:
+            sess.close()
+    return runs[0] != runs[1]
+
+
+def _least_of_random(make: Callable[[], Any], caps: Capabilities, e: Nondeterministic) -> None:
+    """A layer that declares the rule 'least' and draws its identifiers at random cannot be judged by replays:
+    :class:`ProtocolMisuse` saying so (its behaviour is a function of the identifiers it draws, which L5
+    allows, but no two runs of a word show the same store)."""
+    if caps.prefix_rule == "least" and _drawn_afresh(make, caps, e.calls):
+        raise ProtocolMisuse("prefix_rule: 'least' orders the identifiers, and this layer draws other identifiers "
+                             "for the same calls on every fresh layer, so which record an ambiguous prefix names "
+                             "changes from run to run; the kit judges by replaying words: give the layer a "
+                             "repeatable source of identifiers (a counter, a seeded generator) to check it")
+
+
 def _nondeterministic(report: dict[str, Any], e: Nondeterministic, spec: str | None,
                       caps: Capabilities) -> dict[str, Any]:
     outs = _planned(e.calls)
@@ -341,6 +367,7 @@ def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 2
     except Nondeterministic as e:
         bb.release()
         runner.close()
+        _least_of_random(make, caps, e)
         return _nondeterministic(report, e, spec, caps)
     order, why_not = None, ""
     if not orders:
@@ -356,6 +383,7 @@ def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 2
     try:
         clauses["L5"] = _l5_entry(judge, bb, runner, spec, caps, order, why_not)
     except Nondeterministic as e:
+        _least_of_random(make, caps, e)
         return _nondeterministic(report, e, spec, caps)
     finally:
         bb.release()

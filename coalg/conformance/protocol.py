@@ -42,6 +42,13 @@ What the kit takes a layer to show, where a design could go either way:
 * Identifiers a record shows whole, as a metadata value under any key (a
   ``"parent_id"``, the record's own ``"uid"``), are renamed with the record
   they name; one inside a longer string is not recognised.
+* Identifiers drawn at random (uuids) are fine: the kit judges up to renaming.
+  With ``prefix_rule = "least"`` they are not, since which record a prefix names
+  then changes from one fresh layer to the next and the kit judges by replaying
+  words; it says so in one line (a protocol misuse) instead of judging.
+* A save refused because an equal record is already there fails S2, whatever
+  the reason (identifiers derived from the content included): a save names no
+  record, so its outcome may not depend on what the layer holds.
 * ``records()`` lists the live records only.  A layer may keep deleted records
   (tombstones) or anything else internally; whatever ``records()`` lists is a
   live record to the kit, so a tombstone it shows is judged as one.

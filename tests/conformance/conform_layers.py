@@ -12,6 +12,7 @@ protocol itself.  Identifiers are uuid-like on purpose: the kit must rename them
 from __future__ import annotations
 
 import time
+import itertools
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -301,6 +302,30 @@ class MisuseSplitCount(GoodMemory):
 class MisuseSplitReversed(GoodMemory):
     def split(self, id: str, parts: Sequence[str], *, valid_time: Any = None) -> list[str]:
         return super().split(id, parts, valid_time=valid_time)[::-1]
+
+
+class MisuseLeastOfRandom(PlantedL5Prefix):
+    """Resolves an ambiguous prefix to the least identifier, as declared, among identifiers each fresh layer
+    draws afresh: as random ones would, but surely, they run up on one layer and down on the next."""
+
+    prefix_rule = "least"
+    layers = itertools.count()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._down = next(MisuseLeastOfRandom.layers) % 2 == 1
+
+    def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
+             metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
+        n = len(self._born)
+        i = f"r{90 - n if self._down else 10 + n}"
+        self._born[i] = n
+        self._records[i] = {"content": content, "type": type, "namespace": namespace, "tags": sorted(tags),
+                            "metadata": dict(metadata or {}), "valid_time": valid_time}
+        return i
+
+    def _resolve(self, ref: str) -> str:
+        return ref if ref in self._records else min(i for i in self._records if i.startswith(ref))
 
 
 class MisuseNotEmpty(GoodMemory):

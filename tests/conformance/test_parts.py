@@ -492,3 +492,28 @@ def test_the_refusal_diff_lists_each_lost_and_added_edge_under_its_own_key() -> 
     assert _store_diff(before, after) == {
         "lost_records": ["b"], "changed_records": ["a"], "added_records": ["c"],
         "lost_edges": [["b", "referenced_by", "a"]], "added_edges": [["a", "related_to", "c"]]}
+
+
+def test_a_replay_that_differs_under_the_rule_least_over_identifiers_drawn_afresh_is_a_misuse():
+    """When a replay shows another store, a layer that declares 'least' and gives the same calls other
+    identifiers on every fresh layer is told it cannot be judged by replays (its picks follow the
+    identifiers it draws, which the laws allow); a layer with repeatable identifiers is not."""
+    from layers.dict_both import Memory
+
+    from coalg.conformance.blackbox import Nondeterministic
+    from coalg.conformance.kit import _least_of_random
+    from coalg.model import EMPTY
+
+    calls = (Call(Save(A), Allocation(("id0001",), 1)), Call(Save(Record("b", namespace="alice")),
+                                                              Allocation(("id0002",), 2)))
+    e = Nondeterministic(calls, EMPTY, EMPTY)
+    drawn = layers.MisuseLeastOfRandom
+    with pytest.raises(ProtocolMisuse, match=r"^prefix_rule: 'least' orders the identifiers, and this layer draws "
+                                             r"other identifiers for the same calls on every fresh layer"):
+        _least_of_random(drawn, inspect_layer(drawn), e)
+
+    class Counted(Memory):
+        prefix_arguments = True
+        prefix_rule = "least"
+
+    _least_of_random(Counted, inspect_layer(Counted), e)  # repeatable identifiers: no misuse, the failure stands
