@@ -328,6 +328,10 @@ class Replay:
         self._words[id(after)] = (after, calls + (call,))
         return out, after
 
+    def extras(self) -> dict[Id, str]:
+        """The fields the kit does not read, per record, as the layer showed them after the last call made."""
+        return self._live.extras() if self._live is not None else {}
+
     def run(self, calls: Sequence[Call]) -> list[tuple[Output, Store]]:
         """Each call's output and the store after it, ``calls`` made on a fresh layer."""
         s, seen = self.fresh, []

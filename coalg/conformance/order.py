@@ -125,9 +125,9 @@ def permutation(letters: Sequence[Letter]) -> list[int] | None:
     return order if order != list(range(len(letters))) else None
 
 
-def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str, Any] | None:
-    """Run ``letters`` and their reordering, each word on a fresh layer (``runner``); where they differ once
-    renamed (``None`` when they agree, or when the two orders do not reach the same store).
+def compare_orders(runner: Replay, st: Start, letters: Sequence[Letter]) -> tuple[bool, dict[str, Any] | None]:
+    """Run ``letters`` and their reordering, each word on a fresh layer (``runner``): whether the two orders
+    could be compared, and where they differ once renamed (``None`` when they agree or were not compared).
 
     L5 asks the same call on the same store to give the same answer.  Saves that depend on one
     another (a layer that refuses a second save of the same content, or holds one record at most)
@@ -137,12 +137,18 @@ def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str,
     """
     sigma = permutation(letters)
     if sigma is None:
-        return None
+        return False, None
     rz = runner.realisation
-    orig = list(rerun(rz, st, letters))
+    runs = _runs(letters)
+    ends = {m - 1 for _, m in runs}
+    orig, shown = [], {}  # shown: the fields the kit does not read, after each reversed run, in each order
+    for j, t in enumerate(rerun(rz, st, letters)):
+        orig.append(t)
+        if j in ends:
+            shown[j] = runner.extras()
     made = [t.output.ids if isinstance(t.output, Created) else () for t in orig]
     if len({i for m in made for i in m}) != sum(map(len, made)):
-        return None  # an identifier freed by a delete and allocated again: records are not named by origin
+        return False, None  # an identifier freed by a delete and allocated again: records are not named by origin
     to_perm: dict[Id, Id] = {}
     s, outs, calls, stores = st.store, {}, [], []
     for j, k in enumerate(sigma):
@@ -152,6 +158,8 @@ def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str,
         outs[k] = out
         calls.append(call)
         stores.append(s)
+        if j in ends:
+            shown[-1 - j] = runner.extras()
         to_perm.update(zip(made[k], out.ids if isinstance(out, Created) else ()))
     back = {v: k for k, v in to_perm.items()}
 
@@ -159,22 +167,29 @@ def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str,
         return back.get(i, back.get(i[:-1], i[:-1]) + "…" if i.endswith("…") else i)
 
     if any(not_asked(t.output) for t in orig) or any(not_asked(o) for o in outs.values()):
-        return None  # a call one of the runs could not ask: the two runs did not make the same calls
-    runs = _runs(letters)
-    if any(rename_store(stores[m - 1], f) != orig[m - 1].after for _, m in runs):
-        return None  # the two orders reached different stores: L5 compares calls on one store
+        return False, None  # a call one of the runs could not ask: the two runs did not make the same calls
+    if any(rename_store(stores[m - 1], f) != orig[m - 1].after
+           or {f(i): x for i, x in shown[-m].items()} != shown[m - 1] for _, m in runs):
+        return False, None  # the orders reached different stores (or records showing other fields calls may read)
     first = observe([t.output for t in orig], orig[-1].after)
     second = observe([rename_output(outs[k], f) for k in range(len(letters))], rename_store(s, f))
     text, data = difference(first, second, "first", "reordered", skip=[j for k, m in runs for j in range(k, m)])
     if not data:
-        return None
+        return True, None
     moved = [show_letter(letters[k]) for j, k in enumerate(sigma) if j != k]
-    return {"word": [letter_to_json(a) for a in letters], "reordered": [letter_to_json(c.letter) for c in calls],
-            "reordered_outputs": [output_to_json(outs[k]) for k in sigma],
-            "explanation": f"the same saves made in another order ({', '.join(moved)}; later calls renamed to "
-                           f"name the same records) left the same records and edges, yet {text}.",
-            "offending": data, "observations": {"first": first, "reordered": second},
-            "reordered_as_shown": store_to_json(s)}
+    return True, {
+        "word": [letter_to_json(a) for a in letters], "reordered": [letter_to_json(c.letter) for c in calls],
+        "reordered_outputs": [output_to_json(outs[k]) for k in sigma],
+        "explanation": f"the same saves made in another order ({', '.join(moved)}; later calls renamed to "
+                       f"name the same records) left the same records and edges, yet {text}.",
+        "offending": data, "observations": {"first": first, "reordered": second},
+        "reordered_as_shown": store_to_json(s)}
+
+
+def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str, Any] | None:
+    """Where ``letters`` and their reordering differ (:func:`compare_orders`); ``None`` if they agree or were not
+    compared."""
+    return compare_orders(runner, st, letters)[1]
 
 
 # =========================================================================== inside a child interpreter
@@ -206,8 +221,8 @@ def _observe_all(spec: str, params: dict[str, Any]) -> dict[str, Any]:
             unasked.add(json.dumps(word))
         rows.append([word, digest(observe([t.output], t.after)), walk, json.dumps(word) in unasked])
         if reorder is None and permutation(letters) is not None and (not walk or len(letters) == params["walk_length"]):
-            tried += 1
-            reorder = reordered(exact, xst, letters)
+            judged, reorder = compare_orders(exact, xst, letters)
+            tried += judged
             if reorder is not None and walk:
                 reorder = _shrink_reorder(exact, xst, letters) or reorder
                 reorder["minimality"] = ("found on a seeded random walk, then shrunk greedily: no single call "

@@ -57,7 +57,7 @@ from ..model import (
 from ..model import alphabet as A
 from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
-from .snapshot import Naming, read_edges, read_records, to_store
+from .snapshot import Extra, Naming, read_edges, read_records, to_store
 
 __all__ = ["NOT_ASKED", "PrefixNote", "Session", "not_asked", "unsupported"]
 
@@ -133,12 +133,12 @@ class Session:
         self.born: dict[str, int] = {}
         self.replaced: dict[str, int] = {}
         self._raw: dict[str, Any] = {}
-        self._extras: dict[str, str] = {}
+        self._extras: dict[str, Extra] = {}
         self.store = self._look()
 
     def _look(self, planned: Sequence[Id] = ()) -> Store:
         """Read the layer; records nobody returned take the call's planned identifiers that are still free."""
-        extras: dict[str, str] = {}
+        extras: dict[str, Extra] = {}
         raw = read_records(self.layer, extras)
         self._extras = extras
         self.born = {r: self.born.get(r, len(self.calls)) for r in sorted(raw)}
@@ -150,8 +150,13 @@ class Session:
         return to_store(self._raw, read_edges(self.layer), self.names, valid_time=self.caps.has("valid_time"))
 
     def extras(self) -> dict[Id, str]:
-        """The fields the kit does not read, per record that shows any (canonical names)."""
-        return {self.names.canonical.get(r, r): x for r, x in self._extras.items()}
+        """The fields the kit does not read, per record that shows any, as text; records, and field values that
+        are whole identifiers, under their canonical names."""
+        def value(raw: str | None, text: str) -> str:
+            return text if raw is None or raw not in self.names.canonical else self.names.canonical[raw]
+
+        return {self.names.canonical.get(r, r): "; ".join(f"{k}: {value(raw, v)}" for k, raw, v in x)
+                for r, x in self._extras.items()}
 
     def close(self) -> None:
         """Close the layer (its ``close()``, when it has one); anything it raises is ProtocolMisuse."""

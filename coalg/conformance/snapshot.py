@@ -50,7 +50,7 @@ from .compare import renamed
 from .guard import describe, layer_call, plain, plain_str, quote
 from .protocol import ProtocolMisuse, as_mapping
 
-__all__ = ["Naming", "RawRecord", "read_edges", "read_records", "to_store"]
+__all__ = ["Extra", "Naming", "RawRecord", "read_edges", "read_records", "to_store"]
 
 RawRecord = tuple[str, str, str, frozenset[str], Mapping[str, Any], Any]
 """A record as read: content, type, namespace, tags, metadata (as given), valid time."""
@@ -142,13 +142,17 @@ def _read_record(i: str, fields: Any) -> RawRecord:
 _READ = frozenset({"content", "type", "namespace", "tags", "metadata", "valid_time"})
 
 
-def read_records(layer: Any, extras: dict[str, str] | None = None) -> dict[str, RawRecord]:
+Extra = tuple[tuple[str, str | None, str], ...]
+"""A record's fields the kit does not read: per field its quoted name, its value if a plain string, its quoted value."""
+
+
+def read_records(layer: Any, extras: dict[str, Extra] | None = None) -> dict[str, RawRecord]:
     """``layer.records()``, its shape checked (:class:`ProtocolMisuse` naming what is wrong).
 
     Everything the layer's objects do while they are read (iteration, lookups,
     properties) is part of the guarded call: anything they raise is
     :class:`ProtocolMisuse`.  ``extras``, when given, receives for each record
-    that shows other fields than the ones read a short text of them (never
+    that shows other fields than the ones read those fields (:data:`Extra`, never
     raising): the kit does not judge them, but a store it rebuilds must show
     them as the original did.
     """
@@ -161,9 +165,10 @@ def read_records(layer: Any, extras: dict[str, str] | None = None) -> dict[str, 
                 j = _ident(i, "records: an identifier")
                 out[j] = _read_record(j, fields)
                 if extras is not None:
-                    rest = sorted((quote(k, 40), quote(v, 200)) for k, v in fields.items() if k not in _READ)
+                    rest = tuple(sorted((quote(k, 40), v if type(v) is str else None, quote(v, 200))
+                                        for k, v in fields.items() if k not in _READ))
                     if rest:
-                        extras[j] = "; ".join(f"{k}: {v}" for k, v in rest)
+                        extras[j] = rest
             return out
     except ProtocolMisuse:
         raise

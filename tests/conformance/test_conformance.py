@@ -342,6 +342,27 @@ def test_an_insertion_order_found_on_a_walk_is_shrunk_to_the_saves_that_show_it(
     assert (w["offending"]["call"], w["offending"]["field"]) == (3, "content")
 
 
+def test_an_order_the_records_show_is_not_a_hidden_one():
+    """The same merge by creation order, with the order shown as a field of each record ("born"): the
+    two orders of the saves leave records that show other fields, which a call may read, so the
+    reordering is not judged."""
+    class ShownOrder(layers.PlantedL5Insertion):
+        def records(self):  # type: ignore[no-untyped-def]
+            return {i: {**r, "born": self._born[i]} for i, r in super().records().items()}
+
+    from coalg.conformance.blackbox import Replay
+    from coalg.conformance.detect import inspect_layer
+    from coalg.conformance.explore import start
+    from coalg.conformance.order import reordered
+    from coalg.model import Merge, Record, Save
+
+    word = [Save(Record("a", namespace="alice")), Save(Record("b", namespace="alice")), Merge(("id0001", "id0002"))]
+    for factory, differs in ((layers.PlantedL5Insertion, True), (ShownOrder, False)):
+        runner = Replay(factory, inspect_layer(factory))
+        assert (reordered(runner, start(runner.fresh), word) is not None) is differs, factory.__name__
+        runner.close()
+
+
 def test_saves_that_depend_on_one_another_are_not_an_order_dependence():
     """PlantedL4i numbers each save by the size of the whole layer: two saves made in the other order
     leave other records (positions swapped), so L5, which compares one call on one store, is not
