@@ -55,6 +55,7 @@ from ..model import (
     thaw,
 )
 from ..model import alphabet as A
+from .compare import renamed
 from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
 from .snapshot import Extra, Naming, read_edges, read_records, to_store
@@ -221,13 +222,8 @@ class Session:
         return {"valid_time": valid_time} if valid_time is not None and self.caps.has("valid_time") else {}
 
     def _meta_out(self, meta: Any) -> dict[str, Any] | None:
-        data = thaw(meta)
-        for key in _ANCESTRY_KEYS:
-            v = data.get(key)
-            if isinstance(v, str):
-                data[key] = self.names.real.get(v, v)
-            elif isinstance(v, list):
-                data[key] = [self.names.real.get(x, x) if isinstance(x, str) else x for x in v]
+        """Metadata to save again: every canonical name in it (at any depth) back to this layer's identifier."""
+        data = thaw(renamed(meta, lambda x: self.names.real.get(x, x)))
         return data or None
 
     def _save_kw(self, r: Any) -> dict[str, Any]:
