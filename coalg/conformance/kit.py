@@ -97,12 +97,16 @@ def _step_witness(f: Finding, bb: BlackBox, runner: Replay, spec: str | None) ->
 
 
 _REFUSALS_ONLY = ("; words with a delete, a replacement or a call by prefix (the full alphabet, where the law does "
-                  "not speak) were judged only for refused calls, each of which must change nothing")
+                  "not speak) were judged only for refused calls, each of which must {}")
 """What the clauses of :data:`~coalg.conformance.judge.REFUSAL_KEYS` judge beyond the fragment."""
+
+_REFUSAL_RULE = {"L1": "remove or change nothing", "S1": "add nothing"}
+"""What each of those clauses asks of a refused call (together: that it change nothing)."""
 
 
 def _reason_holds(key: str, explored: int, skipped: int) -> str:
-    text = get_clause(key).holds.format(n=explored) + (_REFUSALS_ONLY if key in REFUSAL_KEYS else "")
+    text = get_clause(key).holds.format(n=explored) + (_REFUSALS_ONLY.format(_REFUSAL_RULE[key])
+                                                       if key in REFUSAL_KEYS else "")
     return text + (f"; {skipped} case(s) needed a store the protocol cannot build, or a call it cannot ask "
                    "there, and were not judged" if skipped else "")
 
@@ -322,7 +326,10 @@ def _nondeterministic(report: dict[str, Any], e: Nondeterministic, spec: str | N
     w: dict[str, Any] = {"word": [call_to_json(c) for c in e.calls], "calls": python_calls(e.calls, outs),
          "after": store_to_json(e.expected), "after_again": store_to_json(e.got), "length": len(e.calls),
          "minimality": "the first word replayed",
-         "replay": replay_script(spec, [("run it twice", e.calls, outs)], valid_time=caps.has("valid_time"))}
+         "replay": replay_script(spec, [("the word on a fresh layer", e.calls, outs),
+                                        (("the same word on another fresh layer (if both print the same, run this "
+                                         "file again: the difference may come from the clock or a random draw)"),
+                                         e.calls, outs)], valid_time=caps.has("valid_time"))}
     text, data = difference({"outputs": [], "after": w["after"]}, {"outputs": [], "after": w["after_again"]},
                             "first", "second")
     w["offending"] = data

@@ -58,7 +58,7 @@ from .blackbox import BlackBox, Replay
 from .compare import difference, digest, observe, rename_output, rename_store
 from .detect import inspect_layer
 from .explore import levels, rename_letter, rerun, start, walks
-from .protocol import Capabilities, load_factory
+from .protocol import Capabilities, ProtocolMisuse, load_factory
 from .session import not_asked
 
 __all__ = ["HASHSEEDS", "OrderFindings", "across_interpreters", "child", "permutation", "probe"]
@@ -289,6 +289,10 @@ def _run_children(request: dict[str, Any]) -> list[Any]:
                                env=env, timeout=TIMEOUT, check=False)
             if p.returncode != 0:
                 last = (p.stderr.strip().splitlines() or ["no message"])[-1]
+                misuse = f"{ProtocolMisuse.__module__}.{ProtocolMisuse.__qualname__}: "
+                if last.startswith(misuse):  # the layer misused the protocol there: as in the parent, exit 2
+                    raise ProtocolMisuse(f"{last.removeprefix(misuse)} (in the child interpreter with "
+                                         f"PYTHONHASHSEED={seed})")
                 raise RuntimeError(f"the child interpreter with PYTHONHASHSEED={seed} failed: {last}")
             return json.loads(ans.read_text(encoding="utf-8"))
 

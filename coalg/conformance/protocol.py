@@ -56,7 +56,7 @@ What the kit takes a layer to show, where a design could go either way:
   call was given.  The kit passes ``valid_time`` only when it has one; without
   it the layer's own rule applies (no valid time, or the parent's).
 * ``save(..., id=x)`` at an identifier already taken may replace that record or
-  refuse; either is judged, a refusal by L1 (it must change nothing).
+  refuse; either is judged, a refusal by L1 and S1 (it must change nothing).
 * A ``merge`` of records from different namespaces may be refused.  One that
   succeeds is judged by L4(ii): the merged record lives in one namespace and
   must not carry what it took from the others.
@@ -143,8 +143,8 @@ _REBUILT = "Always applies; a case needing a store the kit cannot rebuild by sav
 
 CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
     "L1": (("records() and edges() before and after each save, evolve, merge, split and supersede, and around "
-           "every call that is refused. Every record and edge already there must stay as it was, and a refused "
-           "call (one that raises, delete included) must change nothing"),
+           "every call that is refused. Every record and edge already there must stay as it was, a refused call "
+           "(one that raises, delete included) among them (what a refused call adds, S1 judges)"),
            _EVERY),
     "L2": (("the ancestry of each record made by evolve, merge or split, both as edges (evolved_from, "
            "merged_from, split_from) and as metadata keys of the same names (evolved_from and split_from one "

@@ -141,6 +141,9 @@ def replay_script(factory: str | None, runs: Sequence[tuple[str, Sequence[Call],
         body += ["", f"# {comment}", f"m, ids = {make}(), {{}}"]
         body += python_calls(calls, outputs, valid_time=valid_time)
         body += ["print({name: m.records()[i] for name, i in ids.items() if i in m.records()})",
+                 "others = {i: r for i, r in m.records().items() if i not in ids.values()}",
+                 "if others:",
+                 '    print("records no call returned:", others)',
                  "print(sorted(m.edges()))"]
     return "\n".join(head + body) + "\n"
 

@@ -307,7 +307,9 @@ def restrict(s: Store, nu: str) -> Store:
     """π_ν(s): the records of the fibre and the edges with both endpoints in it.
 
     The paper does not say how edges are restricted; our reconstruction keeps
-    edges with both endpoints in the fibre (§3.1), and the results do not depend on it.
+    edges with both endpoints in the fibre (§3.1).  The verdicts of the paper's results
+    on the two realisations do not depend on that choice; on a store whose edges dangle
+    inside a namespace (a layer that removes a record and keeps its edges) L4(i) does.
     """
     n = fibre(s, nu)
     return Store.of(

@@ -328,6 +328,35 @@ class MisuseLeastOfRandom(PlantedL5Prefix):
         return ref if ref in self._records else min(i for i in self._records if i.startswith(ref))
 
 
+class MisuseHidesAfterDelete(GoodMemory):
+    """After a delete, records() lists only the namespaces deleted from: a later save elsewhere returns an
+    identifier records() does not list. At length 3 with 50 walks only the runs in the child
+    interpreters meet it (in the parent, a store that shows nothing stands for a fresh layer)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._deleted_in: set[str] = set()
+        self._made = 0
+
+    def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
+             metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
+        self._made += 1
+        i = f"m{self._made:04d}"
+        self._born[i] = len(self._born)
+        self._records[i] = {"content": content, "type": type, "namespace": namespace, "tags": sorted(tags),
+                            "metadata": dict(metadata or {}), "valid_time": valid_time}
+        return i
+
+    def delete(self, id: str) -> None:
+        self._deleted_in.add(self._get(id)["namespace"])
+        super().delete(id)
+
+    def records(self) -> dict[str, dict[str, Any]]:
+        shown = super().records()
+        return shown if not self._deleted_in else {i: r for i, r in shown.items()
+                                                   if r["namespace"] in self._deleted_in}
+
+
 class MisuseNotEmpty(GoodMemory):
     def __init__(self) -> None:
         super().__init__()

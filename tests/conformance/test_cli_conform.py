@@ -64,6 +64,17 @@ def test_each_kind_of_misuse_exits_2_with_one_line(spec, said, monkeypatch, caps
     assert "Traceback" not in err
 
 
+def test_a_misuse_only_the_child_interpreters_meet_is_still_a_misuse(monkeypatch, capsys):
+    """The runs in child interpreters replay words the parent's search folded away; a misuse met there
+    is exit 2 with its line, as in the parent, not 'L5 not judged' and exit 0."""
+    monkeypatch.setenv("PYTHONHASHSEED", "0")
+    monkeypatch.chdir(HERE)
+    assert main(["conform", "conform_layers:MisuseHidesAfterDelete", "--length", "3", "--walks", "50"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("coalg conform: error: save: returned '") and err.endswith(
+        "', which records() does not list (in the child interpreter with PYTHONHASHSEED=0)\n")
+
+
 def test_bad_options_are_usage_errors(monkeypatch, capsys):
     monkeypatch.setenv("PYTHONHASHSEED", "0")
     assert main(["conform", "conform_layers:GoodMemory", "--length", "0"]) == 2

@@ -6,6 +6,8 @@ dict-backed layer; the kit must fail the law it breaks and name that call.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -268,13 +270,34 @@ def test_a_layer_that_is_not_deterministic_fails_l5_and_nothing_else_is_judged()
                               "first": {"saved_at": stamps[0]}, "second": {"saved_at": stamps[1]}}
     assert w["minimality"] == "the first word replayed"
     assert w["explanation"] == l5["reason"] and str(stamps[0]) in l5["reason"] and str(stamps[1]) in l5["reason"]
-    # the replay script runs the word on a fresh layer and prints the store it leaves
-    assert "# run it twice" in w["replay"] and "Nondeterministic()" in w["replay"]
+    # the replay script runs the word on two fresh layers and prints the store each leaves
+    assert w["replay"].count("Nondeterministic()") == 2 and "# the same word on another fresh layer" in w["replay"]
     path = os.pathsep.join([str(HERE), str(ROOT), *(p for p in sys.path if p)])
     p = subprocess.run([sys.executable, "-c", w["replay"]], capture_output=True, text=True, timeout=60,
                        env={**os.environ, "PYTHONPATH": path}, check=False)
     assert p.returncode == 0, p.stderr
-    assert "'id0001'" in p.stdout and "saved_at" in p.stdout
+    assert p.stdout.count("'id0001'") == 2 and p.stdout.count("saved_at") == 2
+
+
+def test_a_replay_prints_the_records_no_call_returned():
+    """A refused merge that leaves a record behind: S1 fails, and the replay shows that record, which no
+    call returned (the script prints the records by the kit's names, then the others)."""
+    class DraftOnRefusal(layers.GoodMemory):
+        def merge(self, ids, *, valid_time=None):  # type: ignore[no-untyped-def]
+            if len(set(ids)) < 2 or any(i not in self._records for i in ids):
+                self._new("(draft merge)", "fact", "alice", (), {}, None)
+            return super().merge(ids, valid_time=valid_time)
+
+    r = conform(DraftOnRefusal, length=2, walks=0, orders=False)
+    w = r["clauses"]["S1"]["witness"]
+    assert r["clauses"]["S1"]["holds"] is False
+    # the factory is local, so the script asks for it: "make_layer = ...  # your factory ..."
+    script = "\n".join(x for x in w["replay"].splitlines() if not x.startswith("make_layer = ..."))
+    namespace: dict[str, Any] = {"make_layer": DraftOnRefusal}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(script, namespace)
+    assert "records no call returned:" in out.getvalue() and "(draft merge)" in out.getvalue()
 
 
 def test_a_tombstone_nothing_shows_is_judged_by_runs_of_the_words_cited():

@@ -365,11 +365,11 @@ def test_l1_and_s1_say_that_beyond_the_fragment_only_refusals_were_judged() -> N
     """L1 and S1 speak of the stores the fragment reaches; on words with the full alphabet's other calls the kit
     checks only that a refused call changed nothing, and a holding verdict says so."""
     r = conform(layers.GoodMemory, length=2, walks=0, orders=False)
-    for key in ("L1", "S1"):
+    for key, rule in (("L1", "remove or change nothing"), ("S1", "add nothing")):
         why = r["clauses"][key]["reason"]
         assert r["clauses"][key]["holds"] is True
         assert why.endswith("(the full alphabet, where the law does not speak) were judged only for refused "
-                            "calls, each of which must change nothing"), key
+                            f"calls, each of which must {rule}"), key
     assert "refused" not in r["clauses"]["S4"]["reason"]
 
 
