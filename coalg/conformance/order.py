@@ -15,7 +15,7 @@ cannot vary a layer's θ, so it varies what a layer could secretly depend on:
   again with each such run reversed and the later calls renamed to name the same
   records, each word on a fresh layer (:class:`~coalg.conformance.blackbox.Replay`).
   Where both orders leave the same records and edges after each reversed run, every
-  later output and the store at the end must agree once renamed back (:func:`reordered`);
+  later output and the store at the end must agree once renamed back;
   where they do not, the saves depend on one another and L5 has nothing to compare.
   A word that deletes a record and then allocates its identifier
   again is not reordered: its records cannot be told apart by name.
