@@ -235,8 +235,8 @@ class Judge:
         for key in [k for k in self.pending if self.shown.both(k)]:
             f = self.pending.pop(key)
             shown = "; ".join(self.shown.first[key, r] for r in REPRESENTATIONS[key])
-            why = (f"{f.problem.explanation} The layer records this both ways ({shown}), and the two "
-                   "disagree here.")
+            why = (f"{f.problem.explanation} The layer records this both ways (as the first words to show "
+                   f"each did, their identifiers named afresh: {shown}), and the two disagree here.")
             self.found[key] = Finding(key, f.transition, Problem(f.problem.offending, why, f.problem.extra),
                                       f.how, f.other)
 

@@ -53,7 +53,8 @@ def dangling(before: Store, after: Store, labels: frozenset[Relation] | None) ->
     e = bad[0]
     missing = sorted({x for x in (e.source, e.target) if x not in after.records})
     return Violation({"dangling_edges": [edge_to_json(e) for e in bad], "missing_endpoints": missing},
-                     f"left the edge {e} whose endpoint {', '.join(missing)} holds no record")
+                     f"left the edge {e} whose endpoint{'s' if len(missing) > 1 else ''} {' and '.join(missing)} "
+                     f"hold{'' if len(missing) > 1 else 's'} no record")
 
 
 def _kept(labels: frozenset[Relation] | None, realisation: Realisation, t: Transition) -> tuple[int, Violation | None]:

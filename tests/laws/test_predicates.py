@@ -254,6 +254,8 @@ def test_dangling_reports_new_dangling_edges_ancestry_first() -> None:
     assert v.explanation == "left the edge (a, EVOLVED_FROM, y) whose endpoint y holds no record"
     only = dangling(before, after, LINEAGE)
     assert only is not None and only.offending["dangling_edges"] == [["a", "evolved_from", "y"]]
+    both = dangling(before, before.with_edges([Edge("p", R.MERGED_FROM, "q")]), None)
+    assert both is not None and both.explanation == "left the edge (p, MERGED_FROM, q) whose endpoints p and q hold no record"
     assert dangling(before, before, None) is None
     assert dangling(before, after.without_edges([Edge("a", R.EVOLVED_FROM, "y")]), LINEAGE) is None
     st = seed_named(CONTEXTFS, "empty")
