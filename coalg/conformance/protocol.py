@@ -41,7 +41,12 @@ What the kit takes a layer to show, where a design could go either way:
   in another order (sorted, say) is a protocol misuse.
 * Identifiers a record shows whole, as a metadata value under any key (a
   ``"parent_id"``, the record's own ``"uid"``), are renamed with the record
-  they name; one inside a longer string is not recognised.
+  they name.  Not recognised, and so compared as payload: an identifier inside
+  a longer string (a content ``"merged: n1, n2"``, a URI), an identifier made
+  of digits only (``"7"``), or one written as a number.  A layer that writes
+  identifiers in those forms can fail L4, S2 or L5 only because its
+  identifiers differ between the runs compared; show them whole, as strings
+  with a letter, to be judged.
 * Identifiers drawn at random (uuids) are fine: the kit judges up to renaming.
   With ``prefix_rule = "least"`` they are not, since which record a prefix names
   then changes from one fresh layer to the next and the kit judges by replaying

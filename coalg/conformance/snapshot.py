@@ -20,7 +20,9 @@ order it would follow the identifiers the layer chose).  Any other metadata
 value (at any depth) that is a whole identifier the layer has shown is renamed
 as well: a layer that notes a parent's or its own identifier under a key of its
 own (``"parent_id"``, ``"uid"``) shows the same record under any choice of
-identifiers.  An identifier inside a longer string is not recognised.
+identifiers.  Not recognised: an identifier inside a longer string, one written
+as a number, and one made of digits only (``"1"`` is as likely a part number
+or a version written as text; renaming it would invent differences).
 
 **Observed fields.**  Of each record the kit reads ``content``, ``type`` and
 ``namespace`` (strings), and when present ``tags`` (strings), ``metadata``
@@ -213,6 +215,8 @@ def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str) -> Froz
         elif isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
             data[key] = sorted(names.name(x) for x in v)  # a set of parents: its order is the layer's ids
     def shown(v: str) -> str:  # an identifier the layer has shown, under a key of the layer's own
+        if v.isdigit():  # "1" may as well be a number the layer writes as text: a part, a version
+            return v
         return names.name(v) if v in names.canonical or v in names.unnamed else v
 
     try:

@@ -22,7 +22,9 @@ def test_ancestry_metadata_is_renamed_and_read_as_a_set():
     class Shows:
         def records(self) -> dict[str, Any]:
             return {"z": {"content": "m", "type": "fact", "namespace": "n",
-                          "metadata": {"merged_from": ["y", "x"], "note": "x", "seen": [{"by": "y"}, "xy"]}},
+                          "metadata": {"merged_from": ["y", "x"], "note": "x", "seen": [{"by": "y"}, "xy"],
+                                       "part": "7"}},
+                    "7": {"content": "c", "type": "fact", "namespace": "n"},
                     "x": {"content": "a", "type": "fact", "namespace": "n"},
                     "y": {"content": "b", "type": "fact", "namespace": "n"}}
 
@@ -30,12 +32,13 @@ def test_ancestry_metadata_is_renamed_and_read_as_a_set():
             return [("z", "MERGED_FROM", "x"), ("z", "merged_from", "y"), ("z", "supersedes", "gone")]
 
     names = Naming()
-    for real, canon in (("x", "id0001"), ("y", "id0002"), ("z", "id0003")):
+    for real, canon in (("x", "id0001"), ("y", "id0002"), ("z", "id0003"), ("7", "id0004")):
         names.bind(real, canon)
     s = to_store(read_records(Shows()), read_edges(Shows()), names, valid_time=False)
     assert s.records["id0003"].metadata["merged_from"] == ("id0001", "id0002")
     meta = s.records["id0003"].metadata  # an identifier under any key is renamed, a longer string is not
     assert (meta["note"], meta["seen"][0]["by"], meta["seen"][1]) == ("id0001", "id0002", "xy")
+    assert meta["part"] == "7"  # digits only: as likely a number written as text, so not renamed
     assert {(e.source, e.relation.value, e.target) for e in s.edges} == {
         ("id0003", "merged_from", "id0001"), ("id0003", "merged_from", "id0002"),
         ("id0003", "supersedes", "unnamed1")}
