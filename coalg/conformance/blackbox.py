@@ -332,6 +332,10 @@ class Replay:
         """The fields the kit does not read, per record, as the layer showed them after the last call made."""
         return self._live.extras() if self._live is not None else {}
 
+    def real_names(self) -> dict[Id, str]:
+        """The layer's own identifier of each record, by canonical name, after the last call made."""
+        return dict(self._live.names.real) if self._live is not None else {}
+
     def run(self, calls: Sequence[Call]) -> list[tuple[Output, Store]]:
         """Each call's output and the store after it, ``calls`` made on a fresh layer."""
         s, seen = self.fresh, []

@@ -41,7 +41,7 @@ from .judge import REDUNDANCY_KEYS, REFUSAL_KEYS, STEP_KEYS, Finding, Judge
 from .order import HASHSEEDS, OrderFindings, across_interpreters
 from .protocol import Capabilities, ProtocolMisuse, factory_spec, load_factory
 from .report import clause_entry, exit_status, failing, format_report, format_witness
-from .session import Session
+from .session import draws_afresh
 from .witness import python_calls, replay_script
 
 __all__ = ["WALK_LENGTH", "LawViolation", "check_layer", "conform"]
@@ -295,25 +295,11 @@ def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackB
     return clause_entry("L6", False, explored, why, w)
 
 
-def _drawn_afresh(make: Callable[[], Any], caps: Capabilities, calls: Sequence[Call]) -> bool:
-    """Whether two fresh layers give other identifiers to the records the same ``calls`` make."""
-    runs = []
-    for _ in range(2):
-        sess = Session(make, caps)
-        try:
-            for c in calls:
-                sess.apply(c)
-            runs.append(dict(sess.names.real))
-        finally:
-            sess.close()
-    return runs[0] != runs[1]
-
-
 def _least_of_random(make: Callable[[], Any], caps: Capabilities, e: Nondeterministic) -> None:
     """A layer that declares the rule 'least' and draws its identifiers at random cannot be judged by replays:
     :class:`ProtocolMisuse` saying so (its behaviour is a function of the identifiers it draws, which L5
     allows, but no two runs of a word show the same store)."""
-    if caps.prefix_rule == "least" and _drawn_afresh(make, caps, e.calls):
+    if caps.prefix_rule == "least" and draws_afresh(make, caps, e.calls):
         raise ProtocolMisuse("prefix_rule: 'least' orders the identifiers, and this layer draws other identifiers "
                              "for the same calls on every fresh layer, so which record an ambiguous prefix names "
                              "changes from run to run; the kit judges by replaying words: give the layer a "

@@ -166,7 +166,8 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
     "L4ii": (("the records a call creates, and the same call on layers that differ only outside the created "
              "records' namespace. The created records must be equal"), _REBUILT),
     "L5": (("records() and edges() after the same calls under PYTHONHASHSEED 0 and 1, and with fresh saves "
-           "reordered (where both orders leave the same records and edges, every later call must agree); with "
+           "reordered (where both orders leave the same records and edges, each record under the same identifier "
+           "when the layer's identifiers repeat from layer to layer, every later call must agree); with "
            "prefix_arguments or prefix_recall, what an ambiguous prefix acted on. It must be "
            "refused (an exception, or recall returning None) or resolved by the declared prefix_rule; a "
            "record's age is the call after which records() first lists it"),
