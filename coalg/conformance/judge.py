@@ -18,8 +18,9 @@ are the kit's own, since only a black box can fail them:
 
 L2 and L3 are the paper's *redundancy laws*: two ways of recording one fact
 must not diverge.  L2 compares a derived record's ancestry edges with its
-ancestry metadata (``evolved_from``, ``merged_from``, ``split_from``); L3 an
-edge with its inverse.  A layer that records a fact one way only cannot
+ancestry metadata (``evolved_from``, ``merged_from``, ``split_from``; a record
+with no such edge of its own is read through its parents' ``*_into`` edges,
+:func:`from_edges`); L3 an edge with its inverse.  A layer that records a fact one way only cannot
 disagree with itself, so a disagreement counts only once the layer has shown
 both representations somewhere in the exploration (:class:`Shown`): for L2 an
 ancestry edge, and a derived record with ancestry metadata; for L3 an edge
@@ -35,7 +36,7 @@ A call the session could not ask on the explored run itself is not judged at all
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..laws import Transition, get_clause, show_call
@@ -98,7 +99,8 @@ class Shown:
         if not t.ok or len(self.first) == 4:
             return
         s, call = t.after, show_call(t.call)
-        if ("L2", "edges") not in self.first and any(e.relation in ANCESTRY for e in s.edges):
+        if ("L2", "edges") not in self.first and any(e.relation in ANCESTRY or inverse(e.relation) in ANCESTRY
+                                                     for e in s.edges):
             self.first["L2", "edges"] = f"{call} left an ancestry edge"
         if ("L2", "metadata") not in self.first:
             for i in sorted(derived_of(t.call.letter, t.output)):  # made by this call, not a reused name
@@ -122,6 +124,20 @@ class Shown:
 
     def both(self, key: str) -> bool:
         return len(self.of(key)) == 2
+
+
+def from_edges(s: Store) -> Store:
+    """``s`` with ``(c, r, p)`` added for each edge ``(p, r⁻¹, c)`` of an ancestry relation ``r`` (evolved_from,
+    merged_from, split_from) where ``c`` has no ``r`` edge of its own.
+
+    L2 compares a record's ancestry edges with its ancestry metadata; a layer may show the edges from
+    the parent's side only (``evolved_into``), and those name the same parents.  Where a record has
+    edges of its own, they alone are read (an ``*_into`` edge without its inverse is L3's concern).
+    """
+    own = {(e.source, e.relation) for e in s.edges if e.relation in ANCESTRY}
+    add = [Edge(e.target, inverse(e.relation), e.source) for e in s.edges
+           if inverse(e.relation) in ANCESTRY and (e.target, inverse(e.relation)) not in own]
+    return s.with_edges(add) if add else s
 
 
 def _store_diff(before: Store, after: Store) -> dict[str, Any]:
@@ -151,6 +167,8 @@ class Judge:
     def _predicate(self, key: str, t: Transition) -> tuple[int, Problem | None, tuple[Path, Call] | None]:
         bb, clause = self.bb, get_clause(key)
         assert clause.step is not None
+        if key == "L2":  # parents shown only as *_into edges are read backwards (see :func:`from_edges`)
+            t = replace(t, after=from_edges(t.after))
         bb.context = (bb.registry.get(t.before, Path()), t.before)
         bb.lenient = key == "L4ii"
         bb.trace.clear()

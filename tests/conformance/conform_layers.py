@@ -114,6 +114,32 @@ class GoodMemory:
         return sorted(self._edges)
 
 
+class IntoOnly(GoodMemory):
+    """Lineage edges from the parent's side only (evolved_into, ...), and ancestry metadata read off them."""
+
+    _FROM = {v: k for k, v in LINEAGE.items()}
+
+    def _link(self, src: str, rel: str, dst: str) -> None:
+        self._edges.add((dst, LINEAGE[rel], src))
+
+    def _ancestry(self, i: str) -> dict[str, Any]:
+        parents: dict[str, list[str]] = {}
+        for p, rel, c in sorted(self._edges, key=lambda e: self._born.get(e[0], 0)):
+            if c == i and self._FROM.get(rel) in ("evolved_from", "merged_from", "split_from"):
+                parents.setdefault(self._FROM[rel], []).append(p)
+        return {k: (v if k == "merged_from" else v[0]) for k, v in parents.items()}
+
+
+class PlantedL2IntoOnly(IntoOnly):
+    """As IntoOnly, but a merged record's metadata names its first parent only."""
+
+    def _ancestry(self, i: str) -> dict[str, Any]:
+        out = super()._ancestry(i)
+        if "merged_from" in out:
+            out["merged_from"] = out["merged_from"][:1]
+        return out
+
+
 # --------------------------------------------------------------------------- one planted violation each
 
 

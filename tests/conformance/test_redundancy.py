@@ -201,3 +201,15 @@ def test_a_reused_canonical_name_is_the_new_records_only():
     names.bind("u-9", "id0001")  # u-1 was deleted; a new record took its name
     assert names.name("u-9") == "id0001" and names.real["id0001"] == "u-9"
     assert names.name("u-1").startswith("unnamed")  # an edge a delete left behind names no live record
+
+
+def test_parents_shown_from_the_parents_side_are_compared_with_the_metadata():
+    """A layer that writes only evolved_into/merged_into/split_into edges shows each record's parents from the
+    parent's side; with ancestry metadata beside them it shows ancestry twice, and L2 compares the two
+    (it held "with one representation" before, whatever the metadata said)."""
+    good = conform(base.IntoOnly, length=3, walks=0, orders=False)["clauses"]
+    assert good["L2"]["holds"] is True and not good["L2"]["reason"].startswith("holds (one representation)")
+    assert good["L3"]["reason"].startswith("holds (one representation)")
+    bad = conform(base.PlantedL2IntoOnly, length=3, walks=0, orders=False)["clauses"]
+    assert bad["L2"]["holds"] is False and "merge(" in " ".join(bad["L2"]["witness"]["calls"])
+    assert {k for k, e in bad.items() if e["holds"] is False} == {"L2"}
