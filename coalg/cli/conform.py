@@ -40,8 +40,9 @@ a fresh layer, then --walks seeded random walks, its identifiers renamed to
 canonical ones (id0001, ...). Each step is judged with the predicates the law
 search uses on the paper's model: L1, L2, L3, L4(i), L4(ii), L7 and S1-S4.
 L5 compares the same words in two child interpreters (PYTHONHASHSEED 0 and 1)
-and with independent saves reordered, and, with a prefix capability, asks
-that an ambiguous prefix be refused or resolved by a declared prefix_rule.
+and with fresh saves reordered (where each record keeps its identifier), and,
+with a prefix capability, asks that an ambiguous prefix be refused or resolved
+by a declared prefix_rule.
 L6 holds only with the valid_time capability (otherwise it fails with the
 witness of Theorem 5.27). Every failure comes with a minimal word and a few
 lines of Python that replay it. The run itself happens in a child process

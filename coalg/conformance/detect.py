@@ -12,6 +12,7 @@ coalg.conformance.protocol.ProtocolMisuse: save: the layer has no method save; e
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from .guard import describe, layer_call
@@ -59,4 +60,21 @@ def inspect_layer(factory: Callable[[], Any]) -> Capabilities:
         raise
     except Exception as e:  # noqa: BLE001 - closing must not fail
         raise ProtocolMisuse(f"close: raised {describe(e)}") from None
-    return caps
+    return replace(caps, fresh_ids=_fresh_ids(factory, caps))
+
+
+def _fresh_ids(factory: Callable[[], Any], caps: Capabilities) -> bool:
+    """Whether two fresh layers answer the same first save with other identifiers (``False`` if either
+    save fails: the exploration then says what went wrong)."""
+    got = []
+    for _ in range(2):
+        try:
+            with layer_call("save"):
+                layer = make_layer(factory)
+                try:
+                    got.append(layer.save("a", type="fact", namespace="alice"))
+                finally:
+                    close_layer(layer, caps)
+        except Exception:  # noqa: BLE001 - a refusal or a misuse: the exploration meets it and says so
+            return False
+    return type(got[0]) is str and type(got[1]) is str and got[0] != got[1]

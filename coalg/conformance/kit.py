@@ -212,8 +212,11 @@ def _l5_entry(judge: Judge, bb: BlackBox, runner: Replay, spec: str | None, caps
         return clause_entry("L5", None, n, f"judged only in part: {prefix}; the rest is not judged: {why_not}",
                             None, judge.skipped["L5"])
     seeds = " and ".join(str(h) for h in HASHSEEDS)
-    text = (f"the same words showed the same records and edges under PYTHONHASHSEED={seeds}, and with independent "
-            f"saves reordered ({order.explored} cases)")
+    text = (f"the same words showed the same records and edges under PYTHONHASHSEED={seeds} "
+            f"({order.explored - order.reorders} cases)")
+    text += (f", and with fresh saves reordered ({order.reorders} words)" if order.reorders else
+             "; no reordering of fresh saves could be compared: the records the saves make get other identifiers "
+             "in the other order (only identifiers derived from the content keep them), and a call may read them")
     ties = judge.skipped["L5"]
     untold = (f"; {ties} ambiguous prefix(es) whose pick the declared rule cannot tell (records born at one call, "
               "or a record replaced in place) were not judged") if ties else ""

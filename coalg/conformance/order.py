@@ -41,12 +41,10 @@ from typing import Any
 
 from ..laws import Start, Transition, allocate, show_letter
 from ..model import (
-    Allocation,
     Call,
     Created,
     Id,
     Letter,
-    Record,
     Save,
     Store,
     call_from_json,
@@ -61,7 +59,7 @@ from .compare import difference, digest, observe, rename_output, rename_store
 from .detect import inspect_layer
 from .explore import levels, rename_letter, rerun, start, walks
 from .protocol import Capabilities, ProtocolMisuse, load_factory
-from .session import draws_afresh, not_asked
+from .session import not_asked
 
 __all__ = ["HASHSEEDS", "OrderFindings", "across_interpreters", "child", "permutation", "probe"]
 
@@ -127,8 +125,7 @@ def permutation(letters: Sequence[Letter]) -> list[int] | None:
     return order if order != list(range(len(letters))) else None
 
 
-def compare_orders(runner: Replay, st: Start, letters: Sequence[Letter],
-                   repeatable: bool = False) -> tuple[bool, dict[str, Any] | None]:
+def compare_orders(runner: Replay, st: Start, letters: Sequence[Letter]) -> tuple[bool, dict[str, Any] | None]:
     """Run ``letters`` and their reordering, each word on a fresh layer (``runner``): whether the two orders
     could be compared, and where they differ once renamed (``None`` when they agree or were not compared).
 
@@ -138,10 +135,11 @@ def compare_orders(runner: Replay, st: Start, letters: Sequence[Letter],
     reach the same store after each reordered run, every later output and the store at the end
     must agree.  The outputs of the reordered saves themselves are not compared.
 
-    A layer whose identifiers are ``repeatable`` (the same calls on a fresh layer get the same
-    identifiers: a counter) names the same records otherwise in the two orders, so a later call
-    that reads its identifiers (merging sources in identifier order, say) may act otherwise, as L5
-    allows: then the orders are compared only where each record has the same identifier in both.
+    A later call may read the records' identifiers (merge its sources in identifier order, say), as
+    L5 allows, and the two orders give the records the saves make other identifiers wherever the
+    layer's identifiers follow the order of creation (a counter, a clock, a sequence shared by all
+    layers) or are drawn at random.  So the orders are compared only where every record the
+    reordered saves made has the same identifier in both (identifiers derived from the content).
     """
     sigma = permutation(letters)
     if sigma is None:
@@ -171,8 +169,10 @@ def compare_orders(runner: Replay, st: Start, letters: Sequence[Letter],
             shown[-1 - j] = runner.extras()
         to_perm.update(zip(made[k], out.ids if isinstance(out, Created) else ()))
     back = {v: k for k, v in to_perm.items()}
-    if repeatable and any(real.get(i) != runner.real_names().get(j) for i, j in to_perm.items()):
-        return False, None  # the records have other identifiers in the other order, and calls may read them
+    saved = {i for k, m in _runs(letters) for j in range(k, m) for i in made[j]}
+    again = runner.real_names()
+    if any(real.get(i) != again.get(to_perm.get(i, "")) for i in saved):
+        return False, None  # the saves' records have other identifiers in the other order, and calls may read them
 
     def f(i: Id) -> Id:  # a record, or the name of a prefix of one ("id0002…")
         return back.get(i, back.get(i[:-1], i[:-1]) + "…" if i.endswith("…") else i)
@@ -197,10 +197,10 @@ def compare_orders(runner: Replay, st: Start, letters: Sequence[Letter],
         "reordered_as_shown": store_to_json(s)}
 
 
-def reordered(runner: Replay, st: Start, letters: Sequence[Letter], repeatable: bool = False) -> dict[str, Any] | None:
+def reordered(runner: Replay, st: Start, letters: Sequence[Letter]) -> dict[str, Any] | None:
     """Where ``letters`` and their reordering differ (:func:`compare_orders`); ``None`` if they agree or were not
     compared."""
-    return compare_orders(runner, st, letters, repeatable)[1]
+    return compare_orders(runner, st, letters)[1]
 
 
 # =========================================================================== inside a child interpreter
@@ -223,8 +223,6 @@ def _observe_all(spec: str, params: dict[str, Any]) -> dict[str, Any]:
     bb = BlackBox(factory, caps, spec)
     exact = Replay(factory, caps, spec)  # the two orders of a word, each made word for word
     xst = start(exact.fresh)
-    two = [Call(Save(Record(c, namespace="alice")), Allocation((f"id000{k}",), k)) for k, c in ((1, "a"), (2, "b"))]
-    repeatable = not draws_afresh(factory, caps, two)
     rows, reorder, tried = [], None, 0
     unasked: set[str] = set()  # the words with a call this run could not ask, and every word that extends one
     for t, walk in _words(bb, caps, params["length"], params["walks"], params["walk_length"], params["seed"]):
@@ -234,10 +232,10 @@ def _observe_all(spec: str, params: dict[str, Any]) -> dict[str, Any]:
             unasked.add(json.dumps(word))
         rows.append([word, digest(observe([t.output], t.after)), walk, json.dumps(word) in unasked])
         if reorder is None and permutation(letters) is not None and (not walk or len(letters) == params["walk_length"]):
-            judged, reorder = compare_orders(exact, xst, letters, repeatable)
+            judged, reorder = compare_orders(exact, xst, letters)
             tried += judged
             if reorder is not None and walk:
-                reorder = _shrink_reorder(exact, xst, letters, repeatable) or reorder
+                reorder = _shrink_reorder(exact, xst, letters) or reorder
                 reorder["minimality"] = ("found on a seeded random walk, then shrunk greedily: no single call "
                                          "can be removed")
             elif reorder is not None:
@@ -247,14 +245,14 @@ def _observe_all(spec: str, params: dict[str, Any]) -> dict[str, Any]:
     return {"rows": rows, "reorder": reorder, "reorders_tried": tried}
 
 
-def _shrink_reorder(runner: Replay, st: Start, letters: list[Letter], repeatable: bool) -> dict[str, Any] | None:
-    best, found = letters, reordered(runner, st, letters, repeatable)
+def _shrink_reorder(runner: Replay, st: Start, letters: list[Letter]) -> dict[str, Any] | None:
+    best, found = letters, reordered(runner, st, letters)
     improved = True
     while improved:
         improved = False
         for k in range(len(best)):
             trial = best[:k] + best[k + 1:]
-            got = reordered(runner, st, trial, repeatable)
+            got = reordered(runner, st, trial)
             if got is not None:
                 best, found, improved = trial, got, True
                 break
@@ -325,11 +323,13 @@ def probe(spec: str, words: list[list[dict[str, Any]]], planned: Sequence[Id] = 
 
 @dataclass(frozen=True)
 class OrderFindings:
-    """What the children found: cases compared, a hash-seed witness, an insertion-order witness."""
+    """What the children found: cases compared (words reordered among them), a hash-seed witness, an
+    insertion-order witness."""
 
     explored: int
     hashseed: dict[str, Any] | None
     reorder: dict[str, Any] | None
+    reorders: int = 0
 
 
 def _seen(obs: dict[str, Any]) -> dict[str, Any]:
@@ -365,7 +365,7 @@ def across_interpreters(spec: str, length: int, n_walks: int, walk_length: int, 
     a, b = _run_children(req)
     compared, row = _first_difference(a["rows"], b["rows"])
     hashed = None if row is None else _hash_witness(spec, row[0], bool(row[2]))
-    return OrderFindings(compared + a["reorders_tried"], hashed, a["reorder"] or b["reorder"])
+    return OrderFindings(compared + a["reorders_tried"], hashed, a["reorder"] or b["reorder"], a["reorders_tried"])
 
 
 def _first_difference(rows_a: list[list[Any]], rows_b: list[list[Any]]) -> tuple[int, list[Any] | None]:

@@ -42,8 +42,9 @@ What the kit takes a layer to show, where a design could go either way:
 * Identifiers a record shows whole, as a metadata value under any key (a
   ``"parent_id"``, the record's own ``"uid"``), are renamed with the record
   they name.  Not recognised, and so compared as payload: an identifier inside
-  a longer string (a content ``"merged: n1, n2"``, a URI), an identifier made
-  of digits only (``"7"``), or one written as a number.  A layer that writes
+  a longer string (a content ``"merged: n1, n2"``, a URI), one written as a
+  number, or, where the layer's identifiers repeat from one fresh layer to the
+  next (a counter), one made of digits only (``"7"``).  A layer that writes
   identifiers in those forms can fail L4, S2 or L5 only because its
   identifiers differ between the runs compared; show them whole, as strings
   with a letter, to be judged.
@@ -167,8 +168,9 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
     "L4ii": (("the records a call creates, and the same call on layers that differ only outside the created "
              "records' namespace. The created records must be equal"), _REBUILT),
     "L5": (("records() and edges() after the same calls under PYTHONHASHSEED 0 and 1, and with fresh saves "
-           "reordered (where both orders leave the same records and edges, each record under the same identifier "
-           "when the layer's identifiers repeat from layer to layer, every later call must agree); with "
+           "reordered (where both orders leave the same records and edges, each record the saves make under the "
+           "same identifier, every later call must agree: identifiers derived from the content, not a counter, "
+           "a clock or a random draw, whose order a call may read); with "
            "prefix_arguments or prefix_recall, what an ambiguous prefix acted on. It must be "
            "refused (an exception, or recall returning None) or resolved by the declared prefix_rule; a "
            "record's age is the call after which records() first lists it"),
@@ -229,6 +231,9 @@ class Capabilities:
     prefix_rule: str | None = None
     valid_time_in: tuple[str, ...] = ()
     """The methods of save, evolve, merge and split that take ``valid_time`` (all four: the capability)."""
+    fresh_ids: bool = False
+    """Whether two fresh layers give the same first save other identifiers (drawn at random, or from a
+    sequence shared by every layer): not a capability, a fact about the layer's identifiers."""
 
     def has(self, name: str) -> bool:
         return name in self.names

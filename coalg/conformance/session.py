@@ -148,7 +148,8 @@ class Session:
         free = [i for i in planned if i not in self.names.real]
         for real, name in zip(sorted(r for r in self._raw if r not in self.names.canonical), free):
             self.names.bind(real, name)
-        return to_store(self._raw, read_edges(self.layer), self.names, valid_time=self.caps.has("valid_time"))
+        return to_store(self._raw, read_edges(self.layer), self.names, valid_time=self.caps.has("valid_time"),
+                        digits=self.caps.fresh_ids)
 
     def extras(self) -> dict[Id, str]:
         """The fields the kit does not read, per record that shows any, as text; records, and field values that

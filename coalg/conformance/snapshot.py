@@ -21,8 +21,9 @@ value (at any depth) that is a whole identifier the layer has shown is renamed
 as well: a layer that notes a parent's or its own identifier under a key of its
 own (``"parent_id"``, ``"uid"``) shows the same record under any choice of
 identifiers.  Not recognised: an identifier inside a longer string, one written
-as a number, and one made of digits only (``"1"`` is as likely a part number
-or a version written as text; renaming it would invent differences).
+as a number, and, unless the layer draws its identifiers afresh (uuids), one
+made of digits only (with a counter, ``"1"`` is as likely a part number or a
+version written as text; renaming it would invent differences).
 
 **Observed fields.**  Of each record the kit reads ``content``, ``type`` and
 ``namespace`` (strings), and when present ``tags`` (strings), ``metadata``
@@ -206,7 +207,7 @@ def _edges(items: list[Any]) -> list[tuple[str, Relation, str]]:
     return out
 
 
-def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str) -> FrozenMap:
+def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str, digits: bool = False) -> FrozenMap:
     data = dict(metadata)
     for key in _ANCESTRY_KEYS:
         v = data.get(key)
@@ -215,7 +216,7 @@ def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str) -> Froz
         elif isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
             data[key] = sorted(names.name(x) for x in v)  # a set of parents: its order is the layer's ids
     def shown(v: str) -> str:  # an identifier the layer has shown, under a key of the layer's own
-        if v.isdigit():  # "1" may as well be a number the layer writes as text: a part, a version
+        if v.isdigit() and not digits:  # "1" may as well be a number written as text: a part, a version
             return v
         return names.name(v) if v in names.canonical or v in names.unnamed else v
 
@@ -228,14 +229,18 @@ def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str) -> Froz
 
 
 def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relation, str]], names: Naming,
-             *, valid_time: bool) -> Store:
-    """The store the layer shows, every identifier renamed (unknown ones in sorted order, for determinism)."""
+             *, valid_time: bool, digits: bool = False) -> Store:
+    """The store the layer shows, every identifier renamed (unknown ones in sorted order, for determinism).
+
+    ``digits``: a metadata string of digits only that is an identifier the layer has shown is renamed
+    too (for a layer whose identifiers are drawn afresh, where such a string cannot be a coincidence).
+    """
     for i in sorted(i for i in records if i not in names.canonical):
         names.name(i)
     out = {}
     for i, (content, ty, ns, tags, meta, vt) in records.items():
         rec = Record(content, type=ty, namespace=ns, tags=tags,
-                     metadata=_rename_meta(meta, names, f"records: record {quote(i, 60)}"),
+                     metadata=_rename_meta(meta, names, f"records: record {quote(i, 60)}", digits),
                      valid_time=vt if valid_time else None)
         out[names.name(i)] = rec
     es = list(edges)

@@ -11,8 +11,9 @@ protocol itself.  Identifiers are uuid-like on purpose: the kit must rename them
 
 from __future__ import annotations
 
-import time
+import hashlib
 import itertools
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -210,7 +211,21 @@ class PlantedL5(GoodMemory):
 
 
 class PlantedL5Insertion(GoodMemory):
-    """merge joins its sources' contents oldest first, by an order of creation that records() does not show."""
+    """merge joins its sources' contents oldest first, by an order of creation that records() does not show.
+
+    Its identifiers are derived from the content (and how many equal records came before), so two saves
+    made in the other order keep their identifiers and only the hidden order differs."""
+
+    def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
+             metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
+        key = f"{content}|{type}|{namespace}"
+        seen = self.__dict__.setdefault("_seen", {})
+        seen[key] = seen.get(key, 0) + 1
+        i = "h" + hashlib.sha1(f"{key}|{seen[key]}".encode()).hexdigest()[:11]
+        self._born[i] = len(self._born)
+        self._records[i] = {"content": content, "type": type, "namespace": namespace, "tags": sorted(tags),
+                            "metadata": dict(metadata or {}), "valid_time": valid_time}
+        return i
 
     def merge(self, ids: Sequence[str], *, valid_time: Any = None) -> str:
         j = super().merge(ids, valid_time=valid_time)

@@ -42,6 +42,19 @@ def test_ancestry_metadata_is_renamed_and_read_as_a_set():
     assert {(e.source, e.relation.value, e.target) for e in s.edges} == {
         ("id0003", "merged_from", "id0001"), ("id0003", "merged_from", "id0002"),
         ("id0003", "supersedes", "unnamed1")}
+    # unless the layer draws its identifiers afresh: then "7" being a live identifier is no coincidence
+    again = Naming()
+    for real, canon in (("x", "id0001"), ("y", "id0002"), ("z", "id0003"), ("7", "id0004")):
+        again.bind(real, canon)
+    drawn = to_store(read_records(Shows()), read_edges(Shows()), again, valid_time=False, digits=True)
+    assert drawn.records["id0003"].metadata["part"] == "id0004"
+
+
+def test_whether_a_layer_draws_its_identifiers_afresh_is_read_once():
+    from layers.dict_both import Memory
+
+    assert inspect_layer(layers.GoodMemory).fresh_ids is True  # uuids
+    assert inspect_layer(Memory).fresh_ids is False  # a counter per layer
 
 
 @pytest.mark.parametrize(("records", "said"), [

@@ -30,8 +30,8 @@ on ``PYTHONHASHSEED``; every seed is fixed.
 from __future__ import annotations
 
 import copy
+import hashlib
 import re
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -200,13 +200,17 @@ class Drafts(Notebook):
 class OldestFirst(Notebook):
     """A merge joins its parents' contents oldest first, whatever order the call names them in: two saves
     made in the other order give another merged record (L5, insertion order).  Two saves in a row and their
-    merge: words of one call cannot show it, the walks can.  Its identifiers are drawn at random, so the
-    order of creation is hidden (with counter identifiers it would be the identifiers' order, which a
-    call may read)."""
+    merge: words of one call cannot show it, the walks can.  Its identifiers are derived from the content
+    (and how many equal records came before), so the order of creation is hidden and two saves made in the
+    other order keep their identifiers (with counter identifiers the order would be the identifiers',
+    which a call may read)."""
 
     def _put(self, fields: dict[str, Any]) -> str:
         self.count += 1
-        k = f"r{uuid.uuid4().hex[:10]}"
+        key = f"{fields['content']}|{fields['type']}|{fields['namespace']}"
+        seen = self.__dict__.setdefault("seen", {})
+        seen[key] = seen.get(key, 0) + 1
+        k = "r" + hashlib.sha1(f"{key}|{seen[key]}".encode()).hexdigest()[:10]
         self.rows[k] = {**fields, "_born": self.count}
         return k
 
