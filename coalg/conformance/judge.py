@@ -20,7 +20,7 @@ L2 and L3 are the paper's *redundancy laws*: two ways of recording one fact
 must not diverge.  L2 compares a derived record's ancestry edges with its
 ancestry metadata (``evolved_from``, ``merged_from``, ``split_from``; a record
 with no such edge of its own is read through its parents' ``*_into`` edges,
-:func:`from_edges`); L3 an edge with its inverse.  A layer that records a fact one way only cannot
+``from_edges``); L3 an edge with its inverse.  A layer that records a fact one way only cannot
 disagree with itself, so a disagreement counts only once the layer has shown
 both representations somewhere in the exploration (:class:`Shown`): for L2 an
 ancestry edge, and a derived record with ancestry metadata; for L3 an edge
