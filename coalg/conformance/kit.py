@@ -41,7 +41,6 @@ from .judge import REDUNDANCY_KEYS, REFUSAL_KEYS, STEP_KEYS, Finding, Judge
 from .order import HASHSEEDS, OrderFindings, across_interpreters
 from .protocol import Capabilities, ProtocolMisuse, factory_spec, load_factory
 from .report import clause_entry, exit_status, failing, format_report, format_witness
-from .session import draws_afresh
 from .witness import python_calls, replay_script
 
 __all__ = ["WALK_LENGTH", "LawViolation", "check_layer", "conform"]
@@ -298,11 +297,11 @@ def _l6_entry(holds: bool, explored: int, summary: str, witness: Any, bb: BlackB
     return clause_entry("L6", False, explored, why, w)
 
 
-def _least_of_random(make: Callable[[], Any], caps: Capabilities, e: Nondeterministic) -> None:
-    """A layer that declares the rule 'least' and draws its identifiers at random cannot be judged by replays:
-    :class:`ProtocolMisuse` saying so (its behaviour is a function of the identifiers it draws, which L5
-    allows, but no two runs of a word show the same store)."""
-    if caps.prefix_rule == "least" and draws_afresh(make, caps, e.calls):
+def _least_of_random(caps: Capabilities) -> None:
+    """A layer that declares the rule 'least' and draws its identifiers afresh cannot be judged by replays
+    (called when a replay showed another store): :class:`ProtocolMisuse` saying so (its behaviour is a
+    function of the identifiers it draws, which L5 allows, but no two runs of a word show the same store)."""
+    if caps.prefix_rule == "least" and caps.fresh_ids:
         raise ProtocolMisuse("prefix_rule: 'least' orders the identifiers, and this layer draws other identifiers "
                              "for the same calls on every fresh layer, so which record an ambiguous prefix names "
                              "changes from run to run; the kit judges by replaying words: give the layer a "
@@ -363,7 +362,7 @@ def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 2
     except Nondeterministic as e:
         bb.release()
         runner.close()
-        _least_of_random(make, caps, e)
+        _least_of_random(caps)
         return _nondeterministic(report, e, spec, caps)
     order, why_not = None, ""
     if not orders:
@@ -379,7 +378,7 @@ def conform(factory: Callable[[], Any] | str, *, length: int = 3, walks: int = 2
     try:
         clauses["L5"] = _l5_entry(judge, bb, runner, spec, caps, order, why_not)
     except Nondeterministic as e:
-        _least_of_random(make, caps, e)
+        _least_of_random(caps)
         return _nondeterministic(report, e, spec, caps)
     finally:
         bb.release()

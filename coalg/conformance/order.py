@@ -146,8 +146,9 @@ def compare_orders(runner: Replay, st: Start, letters: Sequence[Letter]) -> tupl
         return False, None
     rz = runner.realisation
     runs = _runs(letters)
+    inside = [j for k, m in runs for j in range(k, m)]  # the positions of the reversed saves
     ends = {m - 1 for _, m in runs}
-    orig, shown = [], {}  # shown: the fields the kit does not read, after each reversed run, in each order
+    orig, shown, shown_again = [], {}, {}  # the fields the kit does not read, after each reversed run
     for j, t in enumerate(rerun(rz, st, letters)):
         orig.append(t)
         if j in ends:
@@ -166,10 +167,10 @@ def compare_orders(runner: Replay, st: Start, letters: Sequence[Letter]) -> tupl
         calls.append(call)
         stores.append(s)
         if j in ends:
-            shown[-1 - j] = runner.extras()
+            shown_again[j] = runner.extras()
         to_perm.update(zip(made[k], out.ids if isinstance(out, Created) else ()))
     back = {v: k for k, v in to_perm.items()}
-    saved = {i for k, m in _runs(letters) for j in range(k, m) for i in made[j]}
+    saved = {i for j in inside for i in made[j]}
     again = runner.real_names()
     if any(real.get(i) != again.get(to_perm.get(i, "")) for i in saved):
         return False, None  # the saves' records have other identifiers in the other order, and calls may read them
@@ -180,11 +181,11 @@ def compare_orders(runner: Replay, st: Start, letters: Sequence[Letter]) -> tupl
     if any(not_asked(t.output) for t in orig) or any(not_asked(o) for o in outs.values()):
         return False, None  # a call one of the runs could not ask: the two runs did not make the same calls
     if any(rename_store(stores[m - 1], f) != orig[m - 1].after
-           or {f(i): x for i, x in shown[-m].items()} != shown[m - 1] for _, m in runs):
+           or {f(i): x for i, x in shown_again[m - 1].items()} != shown[m - 1] for _, m in runs):
         return False, None  # the orders reached different stores (or records showing other fields calls may read)
     first = observe([t.output for t in orig], orig[-1].after)
     second = observe([rename_output(outs[k], f) for k in range(len(letters))], rename_store(s, f))
-    text, data = difference(first, second, "first", "reordered", skip=[j for k, m in runs for j in range(k, m)])
+    text, data = difference(first, second, "first", "reordered", skip=inside)
     if not data:
         return True, None
     moved = [show_letter(letters[k]) for j, k in enumerate(sigma) if j != k]

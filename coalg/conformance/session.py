@@ -60,7 +60,7 @@ from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
 from .snapshot import Extra, Naming, read_edges, read_records, to_store
 
-__all__ = ["NOT_ASKED", "PrefixNote", "Session", "draws_afresh", "not_asked", "unsupported"]
+__all__ = ["NOT_ASKED", "PrefixNote", "Session", "not_asked", "unsupported"]
 
 NOT_ASKED = "not asked: "
 """The start of the reason of a call the session did not make: no reference string says what it names."""
@@ -366,18 +366,3 @@ class Session:
                 acted -= {i for i in a.ids if i in before.records}
         acted &= set(n.candidates)
         return PrefixNote(n.prefix, n.candidates, next(iter(acted)) if len(acted) == 1 else None, n.rule_choice)
-
-
-def draws_afresh(factory: Callable[[], Any], caps: Capabilities, calls: Sequence[Call]) -> bool:
-    """Whether two fresh layers give other identifiers to the records the same ``calls`` make (uuids do,
-    a counter does not)."""
-    runs = []
-    for _ in range(2):
-        sess = Session(factory, caps)
-        try:
-            for c in calls:
-                sess.apply(c)
-            runs.append(dict(sess.names.real))
-        finally:
-            sess.close()
-    return runs[0] != runs[1]

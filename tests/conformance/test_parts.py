@@ -516,20 +516,15 @@ def test_a_replay_that_differs_under_the_rule_least_over_identifiers_drawn_afres
     identifiers it draws, which the laws allow); a layer with repeatable identifiers is not."""
     from layers.dict_both import Memory
 
-    from coalg.conformance.blackbox import Nondeterministic
     from coalg.conformance.kit import _least_of_random
-    from coalg.model import EMPTY
 
-    calls = (Call(Save(A), Allocation(("id0001",), 1)), Call(Save(Record("b", namespace="alice")),
-                                                              Allocation(("id0002",), 2)))
-    e = Nondeterministic(calls, EMPTY, EMPTY)
     drawn = layers.MisuseLeastOfRandom
     with pytest.raises(ProtocolMisuse, match=r"^prefix_rule: 'least' orders the identifiers, and this layer draws "
                                              r"other identifiers for the same calls on every fresh layer"):
-        _least_of_random(drawn, inspect_layer(drawn), e)
+        _least_of_random(inspect_layer(drawn))
 
     class Counted(Memory):
         prefix_arguments = True
         prefix_rule = "least"
 
-    _least_of_random(Counted, inspect_layer(Counted), e)  # repeatable identifiers: no misuse, the failure stands
+    _least_of_random(inspect_layer(Counted))  # repeatable identifiers: no misuse, the failure stands
