@@ -27,6 +27,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..model import JsonInputError, call_from_json, call_to_json
+from ..model.jsoncheck import NotAJsonNumber, refuse_constant
 from .random_words import WordStep
 
 __all__ = ["read_word_file", "step_from_json", "step_to_json", "words_from_json", "words_to_json"]
@@ -96,28 +97,20 @@ def _words(doc: Any, source: str) -> list[list[WordStep]]:
                          "of words", source=source)
 
 
-class _NotJson(ValueError):
-    """A token Python's json reads but JSON does not have: NaN, Infinity, -Infinity."""
-
-
-def _not_json(token: str) -> Any:
-    raise _NotJson(f"{token} is not a JSON number")
-
-
 def read_word_file(path: str | os.PathLike[str]) -> list[list[WordStep]]:
     """The words of the file at ``path``; one clear :class:`~coalg.errors.InputError` if it cannot be read."""
     try:
         if os.path.getsize(path) > MAX_WORD_FILE_BYTES:
             raise InputError(f"{path}: a word file may hold at most {MAX_WORD_FILE_BYTES} bytes")
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f, parse_constant=_not_json)
+            doc = json.load(f, parse_constant=refuse_constant)
     except OSError as e:
         raise InputError(f"{path}: cannot read the word file ({e.strerror or e})") from None
     except UnicodeDecodeError:
         raise InputError(f"{path}: the word file is not UTF-8 text") from None
     except (json.JSONDecodeError, RecursionError) as e:
         raise InputError(f"{path}: not JSON ({e})") from None
-    except _NotJson as e:
+    except NotAJsonNumber as e:
         raise InputError(f"{path}: not JSON ({e})") from None
     return words_from_json(doc, str(path))
 

@@ -40,12 +40,14 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_NUMBER_CHARS",
     "JsonInputError",
+    "NotAJsonNumber",
     "ReadContext",
     "check_value",
     "expect_str",
     "json_path",
     "opt_int",
     "parse_json",
+    "refuse_constant",
     "relation_from_json",
     "type_name",
 ]
@@ -98,8 +100,11 @@ class _Duplicate(Exception):
         self.key = key
 
 
-class _NonFinite(Exception):
+class NotAJsonNumber(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in a document: Python's ``json`` reads them, JSON has no such number."""
+
     def __init__(self, token: str) -> None:
+        super().__init__(f"{token} is not a JSON number")
         self.token = token
 
 
@@ -121,9 +126,10 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return d
 
 
-def _no_constants(token: str) -> Any:
-    # Python's json accepts NaN/Infinity, which are not JSON; NaN would also break load(dump(s)) == s.
-    raise _NonFinite(token)
+def refuse_constant(token: str) -> Any:
+    """A ``parse_constant`` hook for ``json.loads``: raises :class:`NotAJsonNumber` (NaN would also break
+    ``load(dump(s)) == s``)."""
+    raise NotAJsonNumber(token)
 
 
 def _short(token: str) -> str:
@@ -148,12 +154,12 @@ def _float(token: str) -> Any:
 def parse_json(text: str, ctx: ReadContext) -> Any:
     """Strict JSON within the limits of the module docstring; the first violation is named."""
     try:
-        doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants,
+        doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=refuse_constant,
                          parse_int=_int, parse_float=_float)
     except _Duplicate as d:
         raise ctx.fail("", f"duplicate key {d.key!r} (a JSON object may not repeat a key)") from None
-    except _NonFinite as n:
-        raise ctx.fail("", f"{n.token} is not a JSON number") from None
+    except NotAJsonNumber as n:
+        raise ctx.fail("", str(n)) from None
     except json.JSONDecodeError as e:
         raise JsonInputError(f"not valid JSON: {e.msg}", source=ctx.source, line=e.lineno) from None
     except RecursionError:
