@@ -30,9 +30,13 @@ class GoodMemory:
         self._edges: set[tuple[str, str, str]] = set()
         self._born: dict[str, int] = {}  # creation order: what the metadata lists parents by, not the random ids
 
+    def _id(self, content: str, type: str, namespace: str) -> str:
+        """The identifier of the next record: drawn at random (some layers below choose otherwise)."""
+        return uuid.uuid4().hex[:12]
+
     def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
              metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
-        i = uuid.uuid4().hex[:12]
+        i = self._id(content, type, namespace)
         self._born[i] = len(self._born)
         self._records[i] = {"content": content, "type": type, "namespace": namespace, "tags": sorted(tags),
                             "metadata": dict(metadata or {}), "valid_time": valid_time}
@@ -216,16 +220,11 @@ class PlantedL5Insertion(GoodMemory):
     Its identifiers are derived from the content (and how many equal records came before), so two saves
     made in the other order keep their identifiers and only the hidden order differs."""
 
-    def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
-             metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
+    def _id(self, content: str, type: str, namespace: str) -> str:
         key = f"{content}|{type}|{namespace}"
         seen = self.__dict__.setdefault("_seen", {})
         seen[key] = seen.get(key, 0) + 1
-        i = "h" + hashlib.sha1(f"{key}|{seen[key]}".encode()).hexdigest()[:11]
-        self._born[i] = len(self._born)
-        self._records[i] = {"content": content, "type": type, "namespace": namespace, "tags": sorted(tags),
-                            "metadata": dict(metadata or {}), "valid_time": valid_time}
-        return i
+        return "h" + hashlib.sha1(f"{key}|{seen[key]}".encode()).hexdigest()[:11]
 
     def merge(self, ids: Sequence[str], *, valid_time: Any = None) -> str:
         j = super().merge(ids, valid_time=valid_time)
@@ -356,14 +355,9 @@ class MisuseLeastOfRandom(PlantedL5Prefix):
         super().__init__()
         self._down = next(MisuseLeastOfRandom.layers) % 2 == 1
 
-    def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
-             metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
+    def _id(self, content: str, type: str, namespace: str) -> str:
         n = len(self._born)
-        i = f"r{90 - n if self._down else 10 + n}"
-        self._born[i] = n
-        self._records[i] = {"content": content, "type": type, "namespace": namespace, "tags": sorted(tags),
-                            "metadata": dict(metadata or {}), "valid_time": valid_time}
-        return i
+        return f"r{90 - n if self._down else 10 + n}"
 
     def _resolve(self, ref: str) -> str:
         return ref if ref in self._records else min(i for i in self._records if i.startswith(ref))
@@ -377,16 +371,9 @@ class MisuseHidesAfterDelete(GoodMemory):
     def __init__(self) -> None:
         super().__init__()
         self._deleted_in: set[str] = set()
-        self._made = 0
 
-    def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
-             metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
-        self._made += 1
-        i = f"m{self._made:04d}"
-        self._born[i] = len(self._born)
-        self._records[i] = {"content": content, "type": type, "namespace": namespace, "tags": sorted(tags),
-                            "metadata": dict(metadata or {}), "valid_time": valid_time}
-        return i
+    def _id(self, content: str, type: str, namespace: str) -> str:
+        return f"m{len(self._born) + 1:04d}"  # a counter
 
     def delete(self, id: str) -> None:
         self._deleted_in.add(self._get(id)["namespace"])
