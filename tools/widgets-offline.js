@@ -21,7 +21,27 @@
  *    handed to Hub.Queue gets its dollars rewritten and the class "mathjax_process".
  *    Sphinx puts MathJax only on pages that contain math: on other pages window.MathJax is
  *    left undefined, which the widget code checks before typesetting.
+ *
+ * 3. Schema noise. The manager validates the page's saved widget state with Ajv in strict
+ *    mode, and Ajv logs a console warning for a union type in the manager's own schema
+ *    ("strict mode: use allowUnionTypes to allow union type keyword ..."). The warning is
+ *    about that schema, not about the page, and validation still succeeds, so exactly this
+ *    message is dropped; every other warning goes through unchanged. The filter has to be in
+ *    place before embed-amd.js runs: RequireJS starts the manager from a timer, which can
+ *    fire while the browser is still fetching the scripts that come after embed-amd.js.
  */
+(function () {
+  "use strict";
+  var warn = console.warn.bind(console);
+  var schemaNoise = /^strict mode: use allowUnionTypes to allow union type keyword/;
+  console.warn = function () {
+    if (arguments.length && typeof arguments[0] === "string" && schemaNoise.test(arguments[0])) {
+      return;
+    }
+    warn.apply(null, arguments);
+  };
+})();
+
 (function () {
   "use strict";
 

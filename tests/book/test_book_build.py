@@ -34,6 +34,7 @@ import json
 import posixpath
 import re
 import sys
+import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -819,6 +820,39 @@ _TOUR_SHOWN = """
           readout: readout.map(r => r.innerText.trim())};
 }
 """
+
+
+def test_a_widget_page_is_quiet_when_later_scripts_load_slowly(
+    book_server: str, chromium_browser: Any
+) -> None:
+    """The widget manager may start before the scripts after it have loaded: nothing is logged.
+
+    RequireJS starts the manager from a timer, which can fire while the browser is still
+    fetching the book's own script; holding that script back for a second makes the order
+    certain. (A CI run once logged the manager's schema warning this way.)
+    """
+    console: list[str] = []
+    context = chromium_browser.new_context(viewport={"width": WIDE, "height": 900})
+
+    def late(route: Any) -> None:
+        time.sleep(1.0)
+        route.continue_()
+
+    # Only this script is routed: a handler that waits holds back every request it handles.
+    context.route("**/_static/coalg-book.js*", late)
+    page = context.new_page()
+    page.on("pageerror", lambda exc: console.append(f"pageerror: {exc}"))
+    page.on("console", lambda msg: console.append(f"console.{msg.type}: {msg.text}")
+            if msg.type in ("error", "warning")
+            and not any(h.search(msg.text) for h in HARMLESS_CONSOLE) else None)
+    try:
+        page.goto(urljoin(book_server, EXPLORER_PAGES[0]), wait_until="load",
+                  timeout=PAGE_TIMEOUT_MS)
+        page.evaluate(_WAIT_FOR_WIDGETS)
+        assert page.locator(".widget-subarea").count() > 0, "no widget was drawn"
+    finally:
+        context.close()
+    assert not console, f"console errors or warnings: {console}"
 
 
 @pytest.mark.parametrize("page_path", EXPLORER_PAGES)
