@@ -217,7 +217,7 @@ _collect = _main.collect_source_file_mutation_data
 
 def collect(*, mutant_names):
     mutants, by_path = _collect(mutant_names=mutant_names)
-    taken = take_verdicts(by_path.values(), {verdicts!r})
+    taken = take_verdicts(by_path.values(), {verdicts!r}, missed={missed!r})
     if taken:
         print(f"    {{taken}} verdicts taken from {verdicts!r} (functions unchanged since)", flush=True)
     return [(m, key, m.exit_code_by_key[key]) for m, key, _ in mutants], by_path
@@ -250,11 +250,18 @@ def sql_case_only(old: str, new: str) -> bool:
 
 CAUGHT = frozenset({1, 3, 36, -24, 24, 152, 255, -11, -9})
 """mutmut's exit codes of a caught mutant (killed, timed out, crashed): the verdicts a later run
-takes over. A survivor, or a mutant no test reached, is tried again by every fresh run."""
+takes over."""
+
+MISSED = frozenset({0, 33})
+"""mutmut's exit codes of a survivor and of a mutant no test reached. A later run takes them over
+too (they still count as surviving), unless it is asked to try them again (``--retry-survivors``,
+after tests were added): trying every old survivor on each fresh checkout cost about forty minutes
+of two cores for the ContextFS group and caught none."""
 
 VERDICTS = ROOT / "bench" / "results" / "mutation-verdicts.json"
-"""Every caught mutant's exit code, per module and function with the function's source hash
-(:func:`export_verdicts`, written with ``--out``): a run on a fresh checkout starts from them."""
+"""Every tried mutant's exit code (:data:`CAUGHT` and :data:`MISSED`), per module and function with the
+function's source hash (:func:`export_verdicts`, written with ``--out``): a run on a fresh checkout
+starts from them."""
 
 
 def install(tools: Path) -> None:
@@ -352,10 +359,11 @@ def reopen_survivors(work: Path) -> int:
     return count
 
 
-def mutmut(work: Path, tools: Path, *args: str, capture: bool = False) -> str:
+def mutmut(work: Path, tools: Path, *args: str, capture: bool = False, missed: bool = True) -> str:
     path = os.pathsep.join(p for p in (str(_mutmut_alone(tools).resolve()), os.environ.get("PYTHONPATH", "")) if p)
     p = subprocess.run([sys.executable, "-c", LAUNCHER.format(tools=str(tools), bench=str(Path(__file__).resolve()),
-                                                            verdicts=str(VERDICTS) if VERDICTS.exists() else ""), *args], cwd=work,
+                                                            verdicts=str(VERDICTS) if VERDICTS.exists() else "",
+                                                            missed=missed), *args], cwd=work,
                        check=not capture, capture_output=capture, text=True,
                        env={**os.environ, "PYTHONPATH": path})
     return p.stdout if capture else ""
@@ -474,11 +482,12 @@ EQUIVALENT: dict[str, str] = {
 They still count as surviving in every rate; the report lists them apart."""
 
 
-def take_verdicts(files: Any, verdicts: str, reopened_file: str = "reopened.json") -> int:
+def take_verdicts(files: Any, verdicts: str, reopened_file: str = "reopened.json", missed: bool = True) -> int:
     """Fill in the untried mutants of ``files`` (mutmut's per-module data) from the ``verdicts`` file.
 
     A mutant takes its recorded exit code only if its function's source hash is the one
-    recorded, and not if ``--resume`` reopened it; each changed file is saved.
+    recorded, and not if ``--resume`` reopened it; a survivor's code (:data:`MISSED`) only if
+    ``missed``. Each changed file is saved.
     """
     prior = json.loads(Path(verdicts).read_text(encoding="utf-8")) if verdicts else {}
     reopened = set(json.loads(Path(reopened_file).read_text())) if Path(reopened_file).exists() else set()
@@ -490,7 +499,7 @@ def take_verdicts(files: Any, verdicts: str, reopened_file: str = "reopened.json
             function, _, number = mutant.rpartition("__mutmut_")
             known = prior.get(module, {}).get(function)
             if (code is None and key not in reopened and known and known["hash"] == m.hash_by_function_name.get(function)
-                    and known["exit"].get(number) is not None):
+                    and known["exit"].get(number) is not None and (missed or known["exit"][number] not in MISSED)):
                 m.exit_code_by_key[key] = known["exit"][number]
                 changed = True
                 taken += 1
@@ -500,7 +509,7 @@ def take_verdicts(files: Any, verdicts: str, reopened_file: str = "reopened.json
 
 
 def export_verdicts(works: list[Path], out: Path = VERDICTS) -> int:
-    """Write every caught mutant's exit code in ``works`` into ``out`` (merged with what it holds)."""
+    """Write every tried mutant's exit code in ``works`` into ``out`` (merged with what it holds)."""
     data: dict[str, dict[str, Any]] = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     n = 0
     for work in works:
@@ -515,7 +524,7 @@ def export_verdicts(works: list[Path], out: Path = VERDICTS) -> int:
                 entry = data.setdefault(module, {}).setdefault(function, {"hash": hashes[function], "exit": {}})
                 if entry["hash"] != hashes[function]:
                     entry.update(hash=hashes[function], exit={})
-                if code in CAUGHT:  # a survivor is tried again: tests may have been added since
+                if code in CAUGHT or code in MISSED:
                     entry["exit"][number] = code
                     n += 1
     data = {m: kept for m, fs in data.items() if (kept := {f: e for f, e in fs.items() if e["exit"]})}
@@ -599,17 +608,19 @@ def report(status: dict[str, str], seconds: dict[str, float | None], retried: di
 
 
 def run_group(group: str, work: Path, tools: Path, resume: bool, children: int | None,
-              only: list[str] | None = None) -> float:
+              only: list[str] | None = None, retry: bool = False) -> float:
     """Run mutmut on one group in ``work``; the wall seconds of every run behind its verdicts.
 
     ``only`` names the mutants to try (mutmut's names, ``*`` as a wildcard), for a smoke test
     of a group's set-up on a handful of mutants; the others stay untried and count as surviving.
+    ``retry``: survivors recorded in :data:`VERDICTS` are tried again instead of taken over.
     """
     copy_tree(work, group, fresh=not (resume and (work / "mutants").is_dir()))
     if resume:
         print(f"{group}: retrying {reopen_survivors(work)} surviving mutants", flush=True)
     start = time.perf_counter()
-    mutmut(work, tools, "run", *(["--max-children", str(children)] if children else []), *(only or []))
+    mutmut(work, tools, "run", *(["--max-children", str(children)] if children else []), *(only or []),
+           missed=not retry)
     seconds = time.perf_counter() - start
     spent = work / "seconds.txt"
     if resume and spent.exists():
@@ -630,13 +641,17 @@ def main() -> None:
     ap.add_argument("--out", type=Path, help="write the summary of every group as JSON here")
     ap.add_argument("--resume", action="store_true",
                     help="keep the last run: copy the tree over it and retry only the survivors")
+    ap.add_argument("--retry-survivors", action="store_true",
+                    help="try again the survivors the verdicts file records (after tests were added); "
+                         "by default they are taken over, and still count as surviving")
     ap.add_argument("--only", action="append", metavar="MUTANT",
                     help="try only this mutant (mutmut's name, * as a wildcard; repeatable): a smoke test")
     args = ap.parse_args()
     install(args.tools)
     if not args.report_only:
         for group in args.group or sorted(GROUPS):
-            run_group(group, args.work / f"work-{group}", args.tools, args.resume, args.max_children, args.only)
+            run_group(group, args.work / f"work-{group}", args.tools, args.resume, args.max_children, args.only,
+                      args.retry_survivors)
     status: dict[str, str] = {}
     seconds: dict[str, float | None] = {}
     retried: dict[str, int] = {}

@@ -35,21 +35,29 @@ def test_verdicts_travel_only_with_an_unchanged_function(tmp_path):
                             "coalg.m.x_f__mutmut_4": 0,
                             "coalg.m.x_g__mutmut_1": 1, "coalg.m.x_g__mutmut_2": 33}, {"x_f": "aaa", "x_g": "bbb"})
     out = tmp_path / "verdicts.json"
-    # only caught mutants are recorded: a survivor or one no test reached is tried again by the next run
-    assert mutation.export_verdicts([work], out) == 3
+    # every tried mutant is recorded: caught ones, a survivor (0) and one no test reached (33)
+    assert mutation.export_verdicts([work], out) == 5
     recorded = json.loads(out.read_text())
-    assert recorded["coalg.m"]["x_f"] == {"hash": "aaa", "exit": {"1": 1, "2": -24}}
+    assert recorded["coalg.m"]["x_f"] == {"hash": "aaa", "exit": {"1": 1, "2": -24, "4": 0}}
+    assert recorded["coalg.m"]["x_g"] == {"hash": "bbb", "exit": {"1": 1, "2": 33}}
 
     # a fresh checkout: x_f unchanged, x_g edited since (another hash), x_f's mutant 2 reopened
-    fresh = Data({"coalg.m.x_f__mutmut_1": None, "coalg.m.x_f__mutmut_2": None, "coalg.m.x_f__mutmut_3": None,
-                  "coalg.m.x_f__mutmut_4": None, "coalg.m.x_g__mutmut_1": None}, {"x_f": "aaa", "x_g": "ccc"})
+    def fresh_data() -> Data:
+        return Data({"coalg.m.x_f__mutmut_1": None, "coalg.m.x_f__mutmut_2": None, "coalg.m.x_f__mutmut_3": None,
+                     "coalg.m.x_f__mutmut_4": None, "coalg.m.x_g__mutmut_1": None}, {"x_f": "aaa", "x_g": "ccc"})
+
     reopened = tmp_path / "reopened.json"
     reopened.write_text(json.dumps(["coalg.m.x_f__mutmut_2"]))
-    assert mutation.take_verdicts([fresh], str(out), str(reopened)) == 1
+    fresh = fresh_data()
+    assert mutation.take_verdicts([fresh], str(out), str(reopened)) == 2
     assert fresh.exit_code_by_key == {"coalg.m.x_f__mutmut_1": 1, "coalg.m.x_f__mutmut_2": None,
-                                      "coalg.m.x_f__mutmut_3": None, "coalg.m.x_f__mutmut_4": None,
+                                      "coalg.m.x_f__mutmut_3": None, "coalg.m.x_f__mutmut_4": 0,
                                       "coalg.m.x_g__mutmut_1": None}
     assert fresh.saved == 1
+    # asked to retry survivors (after tests were added), the survivor is left untried
+    fresh = fresh_data()
+    assert mutation.take_verdicts([fresh], str(out), str(reopened), missed=False) == 1
+    assert fresh.exit_code_by_key["coalg.m.x_f__mutmut_4"] is None
 
     # an edited function forgets its old verdicts when exported again
     _meta(work, "coalg.m", {"coalg.m.x_f__mutmut_1": 36}, {"x_f": "ddd"})
