@@ -33,7 +33,7 @@ from ..model import Letter, Record, Store
 from ..model import alphabet as A
 from .protocol import Capabilities
 
-__all__ = ["ALPHABET_NAMES", "SAVED", "alphabet", "fragment_alphabet", "full_alphabet", "shared_prefix"]
+__all__ = ["ALPHABET_NAMES", "PAYLOAD_WORDS", "SAVED", "alphabet", "fragment_alphabet", "full_alphabet", "shared_prefix"]
 
 SAVED: tuple[Record, ...] = tuple(sorted({a.record for sd in SEEDS for a in sd.word if isinstance(a, A.Save)},
                                          key=lambda r: (r.namespace, r.content)))
@@ -44,6 +44,11 @@ PARTS = ("p1", "p2")
 REPLACED = "replaced"
 
 ALPHABET_NAMES = ("fragment", "full")
+
+PAYLOAD_WORDS: frozenset[str] = frozenset(
+    {x for r in SAVED for x in (r.content, r.type, r.namespace, *r.tags)} | {EVOLVED, *PARTS, REPLACED})
+"""The words the kit writes into records (contents, types, namespaces, tags): an identifier equal to one
+of them is never looked for inside a longer string, where it would as well be the word."""
 
 
 def shared_prefix(ids: list[str]) -> str:

@@ -11,10 +11,11 @@ coalg.conformance.protocol.ProtocolMisuse: save: the layer has no method save; e
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from .alphabet import EVOLVED, PARTS
 from .guard import describe, layer_call
 from .protocol import (
     Capabilities,
@@ -24,7 +25,7 @@ from .protocol import (
     close_layer,
     make_layer,
 )
-from .snapshot import read_edges, read_records
+from .snapshot import bounded_pattern, read_edges, read_records, searchable
 
 __all__ = ["inspect_layer"]
 
@@ -60,7 +61,8 @@ def inspect_layer(factory: Callable[[], Any]) -> Capabilities:
         raise
     except Exception as e:  # noqa: BLE001 - closing must not fail
         raise ProtocolMisuse(f"close: raised {describe(e)}") from None
-    return replace(caps, fresh_ids=_fresh_ids(factory, caps))
+    fresh = _fresh_ids(factory, caps)
+    return replace(caps, fresh_ids=fresh, ids_in_text=_ids_in_text(factory, caps, fresh))
 
 
 def _fresh_ids(factory: Callable[[], Any], caps: Capabilities) -> bool:
@@ -78,3 +80,54 @@ def _fresh_ids(factory: Callable[[], Any], caps: Capabilities) -> bool:
         except Exception:  # noqa: BLE001 - a refusal or a misuse: the exploration meets it and says so
             return False
     return type(got[0]) is str and type(got[1]) is str and got[0] != got[1]
+
+
+def _ids_in_text(factory: Callable[[], Any], caps: Capabilities, digits: bool) -> bool:
+    """Whether a fresh layer, after two saves, an evolve, a merge and a split, shows one of the identifiers
+    it returned standing inside a longer string of a record (content, a tag, a metadata string at any
+    depth; only identifiers :func:`~coalg.conformance.snapshot.searchable` count). A call the layer
+    refuses is left out; a misuse is ``False`` (the exploration meets it and says so)."""
+    try:
+        with layer_call("save"):
+            layer = make_layer(factory)
+        try:
+            ids: list[str] = []
+
+            def call(f: Callable[[], Any]) -> None:
+                try:
+                    with layer_call("save"):
+                        got = f()
+                except ProtocolMisuse:
+                    raise
+                except Exception:  # noqa: BLE001 - a refusal: the probe goes on without it
+                    return
+                ids.extend(x for x in (got if isinstance(got, list) else [got]) if type(x) is str)
+
+            call(lambda: layer.save("a", type="fact", namespace="alice"))
+            call(lambda: layer.save("b", type="decision", namespace="alice"))
+            if ids:
+                call(lambda: layer.evolve(ids[0], EVOLVED))
+                call(lambda: layer.split(ids[0], list(PARTS)))
+            if len(ids) > 1:
+                call(lambda: layer.merge([ids[0], ids[1]]))
+            records = read_records(layer)
+        finally:
+            close_layer(layer, caps)
+    except Exception:  # noqa: BLE001 - a misuse: the exploration meets it and says so
+        return False
+    inside = bounded_pattern(i for i in ids if searchable(i, digits))
+    if inside is None:
+        return False
+    strings = [s for content, _, _, tags, meta, _ in records.values() for s in (content, *tags, *_strings(meta))]
+    return any(s not in ids and inside.search(s) is not None for s in strings)
+
+
+def _strings(x: Any) -> list[str]:
+    """Every string in a JSON-like value, at any depth (mapping keys left out)."""
+    if isinstance(x, str):
+        return [x]
+    if isinstance(x, Mapping):
+        return [s for v in x.values() for s in _strings(v)]
+    if isinstance(x, (list, tuple)):
+        return [s for v in x for s in _strings(v)]
+    return []

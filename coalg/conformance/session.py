@@ -58,7 +58,7 @@ from ..model import alphabet as A
 from .compare import renamed
 from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
-from .snapshot import Extra, Naming, read_edges, read_records, to_store
+from .snapshot import Extra, Naming, bounded_pattern, read_edges, read_records, to_store
 
 __all__ = ["NOT_ASKED", "PrefixNote", "Session", "not_asked", "unsupported"]
 
@@ -149,7 +149,7 @@ class Session:
         for real, name in zip(sorted(r for r in self._raw if r not in self.names.canonical), free):
             self.names.bind(real, name)
         return to_store(self._raw, read_edges(self.layer), self.names, valid_time=self.caps.has("valid_time"),
-                        digits=self.caps.fresh_ids)
+                        digits=self.caps.fresh_ids, text=self.caps.ids_in_text)
 
     def extras(self) -> dict[Id, str]:
         """The fields the kit does not read, per record that shows any, as text; records, and field values that
@@ -222,14 +222,25 @@ class Session:
     def _kw(self, valid_time: Any) -> dict[str, Any]:
         return {"valid_time": valid_time} if valid_time is not None and self.caps.has("valid_time") else {}
 
-    def _meta_out(self, meta: Any) -> dict[str, Any] | None:
-        """Metadata to save again: every canonical name in it (at any depth) back to this layer's identifier."""
-        data = thaw(renamed(meta, lambda x: self.names.real.get(x, x)))
-        return data or None
+    def _out(self, x: str) -> str:
+        """A string to save again: a canonical name back to this layer's identifier; for a layer that writes
+        identifiers inside text, every canonical name standing inside ``x`` as well."""
+        real = self.names.real
+        if x in real or not self.caps.ids_in_text:
+            return real.get(x, x)
+        inside = bounded_pattern(real)
+        return inside.sub(lambda m: real[m.group()], x) if inside is not None else x
 
     def _save_kw(self, r: Any) -> dict[str, Any]:
-        return {"type": r.type, "namespace": r.namespace, "tags": sorted(r.tags),
-                "metadata": self._meta_out(r.metadata), **self._kw(r.valid_time)}
+        """A record's fields to save again, every canonical name in them (at any depth) back to this layer's
+        identifier (as ``_out`` reads it)."""
+        text = self.caps.ids_in_text
+        return {"type": r.type, "namespace": r.namespace,
+                "tags": sorted(self._out(t) for t in r.tags) if text else sorted(r.tags),
+                "metadata": thaw(renamed(r.metadata, self._out)) or None, **self._kw(r.valid_time)}
+
+    def _content_out(self, r: Any) -> str:
+        return self._out(r.content) if self.caps.ids_in_text else r.content
 
     def _invoke(self, a: Letter, note: list[PrefixNote]) -> Any:
         """Make the protocol call for ``a``; what it returned."""
@@ -241,9 +252,9 @@ class Session:
         layer = self.layer
         match a:
             case A.Save(record=r):
-                return layer.save(r.content, **self._save_kw(r))
+                return layer.save(self._content_out(r), **self._save_kw(r))
             case A.SaveAt(id=i, record=r):
-                return layer.save(r.content, id=self.names.to_layer(i), **self._save_kw(r))
+                return layer.save(self._content_out(r), id=self.names.to_layer(i), **self._save_kw(r))
             case A.Evolve(id=i, content=c, valid_time=vt):
                 return layer.evolve(ref(i), c, **self._kw(vt))
             case A.Merge(ids=ids, valid_time=vt):

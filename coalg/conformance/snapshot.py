@@ -20,7 +20,10 @@ order it would follow the identifiers the layer chose).  Any other metadata
 value (at any depth) that is a whole identifier the layer has shown is renamed
 as well: a layer that notes a parent's or its own identifier under a key of its
 own (``"parent_id"``, ``"uid"``) shows the same record under any choice of
-identifiers.  Not recognised: an identifier inside a longer string, one written
+identifiers.  For a layer that writes identifiers inside longer strings
+(``"mem://<id>"``; :func:`~coalg.conformance.detect.inspect_layer` finds out),
+an identifier standing inside any string of content, tags or metadata is
+renamed too (:func:`bounded_pattern`).  Not recognised: an identifier written
 as a number, and, unless the layer draws its identifiers afresh (uuids), one
 made of digits only (with a counter, ``"1"`` is as likely a part number or a
 version written as text; renaming it would invent differences).
@@ -45,15 +48,17 @@ target)`` with one of the 22 relation names in any case.  Anything else is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..model import META_KEYS, FrozenMap, Id, Record, Relation, Store, freeze
+from .alphabet import PAYLOAD_WORDS
 from .compare import renamed
 from .guard import describe, layer_call, plain, plain_str, quote
 from .protocol import ProtocolMisuse, as_mapping
 
-__all__ = ["Extra", "Naming", "RawRecord", "read_edges", "read_records", "to_store"]
+__all__ = ["Extra", "Naming", "RawRecord", "bounded_pattern", "read_edges", "read_records", "searchable", "to_store"]
 
 RawRecord = tuple[str, str, str, frozenset[str], Mapping[str, Any], Any]
 """A record as read: content, type, namespace, tags, metadata (as given), valid time."""
@@ -82,6 +87,7 @@ class Naming:
         before = self.real.get(canonical)
         if before is not None and before != real and self.canonical.get(before) == canonical:
             del self.canonical[before]
+            self.name(before)  # still an identifier the layer has shown: metadata may name it
         self.canonical[real] = canonical
         self.real[canonical] = real
 
@@ -207,7 +213,46 @@ def _edges(items: list[Any]) -> list[tuple[str, Relation, str]]:
     return out
 
 
-def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str, digits: bool = False) -> FrozenMap:
+_BOUNDED = r"(?<![0-9A-Za-z_])(?:{})(?![0-9A-Za-z_])"
+"""An identifier standing alone inside a longer string: no letter, digit or underscore touches it."""
+
+
+def bounded_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
+    """A pattern finding any of ``words`` inside a string where no letter, digit or ``_`` touches it
+    (longest first); ``None`` for no words.
+
+    >>> p = bounded_pattern(["m1", "m12"])
+    >>> p.findall("merged from m1, m12 and m123 / xm1")
+    ['m1', 'm12']
+    """
+    ordered = sorted(set(words), key=lambda w: (-len(w), w))
+    return re.compile(_BOUNDED.format("|".join(map(re.escape, ordered)))) if ordered else None
+
+
+def searchable(i: str, digits: bool) -> bool:
+    """Whether the identifier ``i`` is looked for inside longer strings: not a word the kit writes
+    (:data:`~coalg.conformance.alphabet.PAYLOAD_WORDS`), and not made of digits only unless
+    identifiers are drawn afresh (``digits``)."""
+    return i not in PAYLOAD_WORDS and (digits or not i.isdigit())
+
+
+def _shown(names: Naming, digits: bool, text: bool) -> Callable[[str], str]:
+    """How a string the layer wrote is read: a whole identifier the layer has shown, renamed; with
+    ``text``, the identifiers standing inside it renamed as well (:func:`bounded_pattern`)."""
+    inside = bounded_pattern(i for i in (*names.canonical, *names.unnamed) if searchable(i, digits)) \
+        if text else None
+
+    def shown(v: str) -> str:
+        if v.isdigit() and not digits:  # "1" may as well be a number written as text: a part, a version
+            return v
+        if v in names.canonical or v in names.unnamed:
+            return names.name(v)
+        return inside.sub(lambda m: names.name(m.group()), v) if inside is not None else v
+
+    return shown
+
+
+def _rename_meta(metadata: Mapping[str, Any], shown: Callable[[str], str], names: Naming, where: str) -> FrozenMap:
     data = dict(metadata)
     for key in _ANCESTRY_KEYS:
         v = data.get(key)
@@ -215,10 +260,6 @@ def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str, digits:
             data[key] = names.name(v)
         elif isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
             data[key] = sorted(names.name(x) for x in v)  # a set of parents: its order is the layer's ids
-    def shown(v: str) -> str:  # an identifier the layer has shown, under a key of the layer's own
-        if v.isdigit() and not digits:  # "1" may as well be a number written as text: a part, a version
-            return v
-        return names.name(v) if v in names.canonical or v in names.unnamed else v
 
     try:
         return FrozenMap({str(k): freeze(x) if k in _ANCESTRY_KEYS else renamed(freeze(x), shown)
@@ -229,18 +270,25 @@ def _rename_meta(metadata: Mapping[str, Any], names: Naming, where: str, digits:
 
 
 def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relation, str]], names: Naming,
-             *, valid_time: bool, digits: bool = False) -> Store:
+             *, valid_time: bool, digits: bool = False, text: bool = False) -> Store:
     """The store the layer shows, every identifier renamed (unknown ones in sorted order, for determinism).
 
     ``digits``: a metadata string of digits only that is an identifier the layer has shown is renamed
     too (for a layer whose identifiers are drawn afresh, where such a string cannot be a coincidence).
+    ``text``: identifiers standing inside longer strings (content, tags, metadata) are renamed too, for
+    a layer that writes them there (one spelled like a word the kit writes is not:
+    :data:`~coalg.conformance.alphabet.PAYLOAD_WORDS`).
     """
     for i in sorted(i for i in records if i not in names.canonical):
         names.name(i)
+    shown = _shown(names, digits, text)
     out = {}
     for i, (content, ty, ns, tags, meta, vt) in records.items():
+        if text:  # the kit's own words stay words, even where the layer has an identifier so spelled
+            content = content if content in PAYLOAD_WORDS else shown(content)
+            tags = frozenset(t if t in PAYLOAD_WORDS else shown(t) for t in tags)
         rec = Record(content, type=ty, namespace=ns, tags=tags,
-                     metadata=_rename_meta(meta, names, f"records: record {quote(i, 60)}", digits),
+                     metadata=_rename_meta(meta, shown, names, f"records: record {quote(i, 60)}"),
                      valid_time=vt if valid_time else None)
         out[names.name(i)] = rec
     es = list(edges)

@@ -148,6 +148,31 @@ class PlantedL2IntoOnly(IntoOnly):
 # --------------------------------------------------------------------------- one planted violation each
 
 
+class TextIds(GoodMemory):
+    """Every law holds; identifiers are written inside text: a URI per record, a note on an evolved one."""
+
+    def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
+             metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
+        i = super()._new(content, type, namespace, tags, metadata, valid_time)
+        self._records[i]["metadata"] = {**self._records[i]["metadata"], "uri": f"mem://{namespace}/{i}"}
+        return i
+
+    def evolve(self, id: str, content: str, *, valid_time: Any = None) -> str:
+        j = super().evolve(id, content, valid_time=valid_time)
+        self._records[j]["metadata"]["note"] = f"revision of mem://{self._get(id)['namespace']}/{id}"
+        return j
+
+
+class PlantedL4iInText(TextIds):
+    """evolve's note names the newest record of the whole layer, across namespaces, inside its text."""
+
+    def evolve(self, id: str, content: str, *, valid_time: Any = None) -> str:
+        newest = max(self._records, key=self._born.__getitem__)
+        j = super().evolve(id, content, valid_time=valid_time)
+        self._records[j]["metadata"]["note"] += f", after {newest}"
+        return j
+
+
 class PlantedL1(GoodMemory):
     """evolve rewrites the record it evolves (it should leave it as it was)."""
 

@@ -48,6 +48,7 @@ def _last_call(report: dict, key: str) -> str:
     (layers.PlantedL3, "L3", "split(id0001, 'p1', 'p2')", set()),
     (layers.PlantedL4i, "L4i", "save('k' in bob)", {"L4ii", "S2"}),
     (layers.PlantedL4ii, "L4ii", "merge(id0001, id0002)", set()),
+    (layers.PlantedL4iInText, "L4i", "evolve(id0001, 'v2')", {"L4ii", "S2"}),  # read inside its text
     (layers.PlantedL5Prefix, "L5", "evolve(id000…, 'v2') by prefix", set()),
     (layers.PlantedL6, "L6", "save('new' in alice)", set()),
     (layers.PlantedL7, "L7", "delete(id0001)", set()),
@@ -85,6 +86,11 @@ def test_a_law_abiding_layer_holds_every_clause_including_l5_across_interpreters
     assert list(report["clauses"]) == list(CLAUSES)
     assert all(e["explored"] > 0 and e["witness"] is None for e in report["clauses"].values())
     assert report["capabilities"] == ["valid_time"]
+
+
+def test_a_layer_writing_its_identifiers_inside_text_holds_every_clause():
+    report = conform(layers.TextIds, length=3, walks=30)
+    assert {k: e["holds"] for k, e in report["clauses"].items()} == {k: True for k in CLAUSES}
 
 
 def test_a_declared_prefix_rule_is_checked_and_kept():

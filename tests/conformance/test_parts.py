@@ -57,6 +57,51 @@ def test_whether_a_layer_draws_its_identifiers_afresh_is_read_once():
     assert inspect_layer(Memory).fresh_ids is False  # a counter per layer
 
 
+def test_identifiers_inside_text_are_renamed_for_a_layer_that_writes_them_there():
+    class Shows:
+        def records(self) -> Any:
+            return {"u-1": {"content": "a", "type": "fact", "namespace": "n"},
+                    "u-22": {"content": "from u-1 and u-2", "type": "fact", "namespace": "n",
+                             "tags": ["part-of:u-1", "a"], "metadata": {"uri": "mem://n/u-22", "v": ["(u-1)"]}},
+                    "a": {"content": "a", "type": "fact", "namespace": "n"}}
+
+        def edges(self) -> list[Any]:
+            return []
+
+    def read(text: bool) -> Any:
+        names = Naming()
+        for real, canon in (("u-1", "id0001"), ("u-22", "id0002"), ("a", "id0003")):
+            names.bind(real, canon)
+        return to_store(read_records(Shows()), read_edges(Shows()), names, valid_time=False, text=text)
+
+    s = read(text=True)
+    r = s.records["id0002"]
+    # "u-2" is no identifier shown, "u-1" inside "u-22" does not stand alone; the kit's word "a" stays a word
+    assert r.content == "from id0001 and u-2" and r.tags == frozenset({"part-of:id0001", "a"})
+    assert r.metadata["uri"] == "mem://n/id0002" and r.metadata["v"] == ("(id0001)",)
+    assert s.records["id0003"].content == "a"
+    plain = read(text=False).records["id0002"]
+    assert plain.content == "from u-1 and u-2" and plain.metadata["uri"] == "mem://n/u-22"
+
+
+def test_whether_a_layer_writes_identifiers_inside_text_is_read_once():
+    from layers.ids_in_text import TextIds as CorpusTextIds
+    from layers.noted_ids import Noted
+
+    assert inspect_layer(layers.TextIds).ids_in_text is True  # uuids inside URIs and notes
+    assert inspect_layer(CorpusTextIds).ids_in_text is True
+    assert inspect_layer(layers.GoodMemory).ids_in_text is False
+    assert inspect_layer(Noted).ids_in_text is False  # whole identifiers as metadata values only
+
+
+def test_an_identifier_a_delete_freed_stays_known_when_its_name_is_taken():
+    names = Naming()
+    names.bind("u-1", "id0001")
+    names.bind("u-9", "id0001")  # u-1 was deleted; a later record took its canonical name
+    assert "u-1" in names.unnamed  # at once: metadata still naming u-1 is renamed, alike in every run
+    assert names.name("u-9") == "id0001" and names.name("u-1") == "unnamed1"
+
+
 @pytest.mark.parametrize(("records", "said"), [
     ({"x": {"type": "fact", "namespace": "n"}}, "record 'x' has no 'content'"),
     ({"x": {"content": 3, "type": "fact", "namespace": "n"}}, "record 'x': content must be a string, got int"),
