@@ -83,10 +83,10 @@ def _fresh_ids(factory: Callable[[], Any], caps: Capabilities) -> bool:
 
 
 def _ids_in_text(factory: Callable[[], Any], caps: Capabilities, digits: bool) -> bool:
-    """Whether a fresh layer, after two saves, an evolve, a merge and a split, shows one of the identifiers
-    it returned standing inside a longer string of a record (content, a tag, a metadata string at any
-    depth; only identifiers :func:`~coalg.conformance.snapshot.searchable` count). A call the layer
-    refuses is left out; a misuse is ``False`` (the exploration meets it and says so)."""
+    """Whether a fresh layer, after two saves, an evolve, a split, a merge and a supersede, shows one of
+    the identifiers it returned standing inside a longer string of a record (content, a tag, a metadata
+    string at any depth; only identifiers :func:`~coalg.conformance.snapshot.searchable` count). A call
+    the layer refuses is left out; a misuse is ``False`` (the exploration meets it and says so)."""
     try:
         with layer_call("save"):
             layer = make_layer(factory)
@@ -110,6 +110,7 @@ def _ids_in_text(factory: Callable[[], Any], caps: Capabilities, digits: bool) -
                 call(lambda: layer.split(ids[0], list(PARTS)))
             if len(ids) > 1:
                 call(lambda: layer.merge([ids[0], ids[1]]))
+                call(lambda: layer.supersede(ids[0], ids[1]))
             records = read_records(layer)
         finally:
             close_layer(layer, caps)

@@ -41,18 +41,18 @@ What the kit takes a layer to show, where a design could go either way:
   in another order (sorted, say) is a protocol misuse.
 * Identifiers a record shows whole, as a metadata value under any key (a
   ``"parent_id"``, the record's own ``"uid"``), are renamed with the record
-  they name.  Identifiers inside longer strings (a content ``"merged: n1, n2"``,
-  a URI ``"mem://<id>"``) are renamed too when the layer writes them there: a
-  fresh layer is given two saves, an evolve, a split and a merge first, and if
-  a returned identifier then stands inside a longer string (no letter, digit or
-  ``_`` touching it), every string of content, tags and metadata is read that
-  way -- except for identifiers spelled like a word the kit writes (``a``,
-  ``v2``, ``p1``, ...).  Not recognised, and so compared as payload: an
-  identifier written as a number, or, where the layer's identifiers repeat from
-  one fresh layer to the next (a counter), one made of digits only (``"7"``).
-  A layer that writes identifiers in those forms can fail L4, S2 or L5 only
-  because its identifiers differ between the runs compared; show them as
-  strings with a letter, to be judged.
+  they name.  Identifiers inside longer strings (a content
+  ``"merged: n1, n2"``, a URI ``"mem://<id>"``) are renamed too when the layer
+  writes them there: a fresh layer is given two saves, an evolve, a split, a merge and a
+  supersede first, and if a returned identifier then stands inside a longer
+  string (no letter, digit or ``_`` touching it), every string of content,
+  tags and metadata is read that way -- except for identifiers spelled like a
+  word the kit writes (``a``, ``v2``, ``p1``, ...).  Not recognised, and so
+  compared as payload: an identifier written as a number, or, where the
+  layer's identifiers repeat from one fresh layer to the next (a counter), one
+  made of digits only (``"7"``). A layer that writes identifiers in those
+  forms can fail L4, S2 or L5 only because its identifiers differ between the
+  runs compared; show them as strings with a letter, to be judged.
 * Identifiers drawn at random (uuids) are fine: the kit judges up to renaming.
   With ``prefix_rule = "least"`` they are not, since which record a prefix names
   then changes from one fresh layer to the next and the kit judges by replaying

@@ -93,6 +93,13 @@ def test_whether_a_layer_writes_identifiers_inside_text_is_read_once():
     assert inspect_layer(layers.GoodMemory).ids_in_text is False
     assert inspect_layer(Noted).ids_in_text is False  # whole identifiers as metadata values only
 
+    class SupersedeNote(layers.GoodMemory):  # writes an identifier into text on supersede only (and so breaks L1)
+        def supersede(self, old: str, new: str) -> None:
+            super().supersede(old, new)
+            self._records[old]["metadata"] = {**self._records[old]["metadata"], "note": f"see {new}"}
+
+    assert inspect_layer(SupersedeNote).ids_in_text is True
+
 
 def test_an_identifier_a_delete_freed_stays_known_when_its_name_is_taken():
     names = Naming()
