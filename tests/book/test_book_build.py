@@ -822,6 +822,15 @@ _TOUR_SHOWN = """
 """
 
 
+def _collect_console(page: Any, into: list[str]) -> None:
+    """Append to ``into`` every uncaught page error and every console error or warning of ``page``
+    (but :data:`HARMLESS_CONSOLE`)."""
+    page.on("pageerror", lambda exc: into.append(f"pageerror: {exc}"))
+    page.on("console", lambda msg: into.append(f"console.{msg.type}: {msg.text}")
+            if msg.type in ("error", "warning")
+            and not any(h.search(msg.text) for h in HARMLESS_CONSOLE) else None)
+
+
 def test_a_widget_page_is_quiet_when_later_scripts_load_slowly(
     book_server: str, chromium_browser: Any
 ) -> None:
@@ -841,10 +850,7 @@ def test_a_widget_page_is_quiet_when_later_scripts_load_slowly(
     # Only this script is routed: a handler that waits holds back every request it handles.
     context.route("**/_static/coalg-book.js*", late)
     page = context.new_page()
-    page.on("pageerror", lambda exc: console.append(f"pageerror: {exc}"))
-    page.on("console", lambda msg: console.append(f"console.{msg.type}: {msg.text}")
-            if msg.type in ("error", "warning")
-            and not any(h.search(msg.text) for h in HARMLESS_CONSOLE) else None)
+    _collect_console(page, console)
     try:
         page.goto(urljoin(book_server, EXPLORER_PAGES[0]), wait_until="load",
                   timeout=PAGE_TIMEOUT_MS)
@@ -867,10 +873,7 @@ def test_the_tour_steps_with_no_kernel(
     context.route("**/*", lambda route: route.continue_()
                   if urlsplit(route.request.url).netloc in (origin, "") else route.abort())
     page = context.new_page()
-    page.on("pageerror", lambda exc: console.append(f"pageerror: {exc}"))
-    page.on("console", lambda msg: console.append(f"console.{msg.type}: {msg.text}")
-            if msg.type in ("error", "warning")
-            and not any(h.search(msg.text) for h in HARMLESS_CONSOLE) else None)
+    _collect_console(page, console)
     try:
         page.goto(urljoin(book_server, page_path), wait_until="load", timeout=PAGE_TIMEOUT_MS)
         page.evaluate(_WAIT_FOR_WIDGETS)
