@@ -184,7 +184,7 @@ def _open(path: str) -> sqlite3.Connection:
                              "audit again when it is done") from None
         if "readonly" in str(e):  # SQLite wanted to roll back a hot journal, which read-only cannot do
             raise AuditError(f"{name}: " + _HOT_JOURNAL.format(journal="-journal")) from None
-        raise AuditError(f"{name}: cannot read: {e}") from None
+        raise AuditError(f"{name}: cannot read: {_message(e)}") from None
     except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         conn.close()
         raise AuditError(f"{name}: corrupt or not a database: {_message(e)}") from None
@@ -200,18 +200,19 @@ def _message(e: Exception) -> str:
 
 
 def _check_schema(conn: sqlite3.Connection, path: str) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
+    name = display_name(path)  # names from the file are shown the same way: each refusal stays one line
     tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     missing = [t for t in ("memories", "memory_edges") if t not in tables]
     if missing:
-        raise AuditError(f"{path}: not a ContextFS database: no table {' or '.join(missing)} "
-                         f"(tables: {', '.join(sorted(tables)[:8]) or 'none'})")
+        raise AuditError(f"{name}: not a ContextFS database: no table {' or '.join(missing)} "
+                         f"(tables: {', '.join(map(display_name, sorted(tables)[:8])) or 'none'})")
     revision = None
     if "alembic_version" in tables:
         revs = [str(r) for (r,) in conn.execute("SELECT version_num FROM alembic_version")]
         if revs:
             revision = revs[0]
             if revision not in KNOWN_REVISIONS:
-                raise AuditError(f"{path}: written by a newer or unknown ContextFS schema (alembic revision "
+                raise AuditError(f"{name}: written by a newer or unknown ContextFS schema (alembic revision "
                                  f"{revision!r}; this audit knows contextfs 0.2.35's revisions "
                                  f"{KNOWN_REVISIONS[0]}–{KNOWN_REVISIONS[-1]})")
     mem, edg = _columns(conn, "memories"), _columns(conn, "memory_edges")
@@ -219,11 +220,11 @@ def _check_schema(conn: sqlite3.Connection, path: str) -> tuple[str | None, dict
                                        ("memory_edges", edg, _EDGE_NEEDED, _EDGE_KNOWN)):
         lack = [c for c in needed if c not in cols]
         if lack:
-            raise AuditError(f"{path}: not a ContextFS database: table {table} has no column {', '.join(lack)}")
+            raise AuditError(f"{name}: not a ContextFS database: table {table} has no column {', '.join(lack)}")
         unknown = sorted(c for c, (notnull, default) in cols.items() if c not in known and notnull and not default)
         if unknown:
-            raise AuditError(f"{path}: written by a newer ContextFS schema: table {table} requires column(s) "
-                             f"{', '.join(unknown)} that contextfs 0.2.35 does not have")
+            raise AuditError(f"{name}: written by a newer ContextFS schema: table {table} requires column(s) "
+                             f"{', '.join(map(display_name, unknown))} that contextfs 0.2.35 does not have")
     return revision, mem, edg
 
 
