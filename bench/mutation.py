@@ -399,7 +399,52 @@ _ONE_NEWLINE = "a replay script ends in one newline, which splitlines drops howe
 _CAUGHT_INSIDE = "the kit catches Nondeterministic and reports from its fields: its message is never shown"
 _SOME_CALL = "every failing clause's witness has at least one call, so the '(no call)' text is never shown"
 _HOW_FOUND = "every witness the kit writes says how it was found, so the default of get is never used"
+_STR_ENUM = "Relation is a str enum: its members sort as their values do, with or without the key"
+_SQL_CASE = "SQL keywords and identifiers ignore case"
+_UTF8 = "'UTF-8' and 'utf-8' name the same codec"
+_HEAD_BYTES = "only bytes 0-99 of the header are looked at: reading more costs time, never changes a verdict"
+_URI_BUILD = ("this Python's SQLite (3.40.1) is built with SQLITE_USE_URI, so a file: name is a URI with or "
+              "without uri=True (equivalent on this build only)")
+_ROW_SQL = ("by the time this runs, the memories table has its CREATE text in sqlite_master: the fallback is "
+            "never reached")
+_NO_RANK_DEFAULT = "read_database puts every live record in its order, so the default of rank.get is never used"
+_BUSY = "no SQLite message holds 'busy' without 'locked', so that half of the test never decides"
+_BYTES = "UnicodeDecodeError.object is always bytes (CPython converts a bytearray)"
+
+
 EQUIVALENT: dict[str, str] = {
+    "coalg.contextfs.auditing.x_iter_findings__mutmut_39": _STR_ENUM,
+    "coalg.contextfs.auditing.x_iter_findings__mutmut_41": _STR_ENUM,
+    "coalg.contextfs.auditing.x_iter_findings__mutmut_118": _STR_ENUM,
+    "coalg.contextfs.auditing.x_iter_findings__mutmut_120": _STR_ENUM,
+    "coalg.contextfs.auditing.x_iter_findings__mutmut_227": _NO_RANK_DEFAULT,
+    "coalg.contextfs.auditing.x_iter_findings__mutmut_229": _NO_RANK_DEFAULT,
+    "coalg.contextfs.auditing.x_format_report__mutmut_47": "with limit None, fs[:None] is fs",
+    "coalg.contextfs.database.x__read_only_uri__mutmut_6": _HEAD_BYTES,
+    "coalg.contextfs.database.x__read_only_uri__mutmut_11": _HEAD_BYTES,
+    "coalg.contextfs.database.x__open__mutmut_7": _URI_BUILD,
+    "coalg.contextfs.database.x__open__mutmut_10": _URI_BUILD,
+    "coalg.contextfs.database.x__open__mutmut_13": _URI_BUILD,
+    "coalg.contextfs.database.x__open__mutmut_12": ("the reader issues BEGIN and COMMIT itself and never writes: "
+                                                    "the isolation level changes nothing"),
+    "coalg.contextfs.database.x__open__mutmut_19": _SQL_CASE,
+    "coalg.contextfs.database.x__open__mutmut_27": _BUSY,
+    "coalg.contextfs.database.x__open__mutmut_28": _BUSY,
+    "coalg.contextfs.database.x__open__mutmut_30": _BUSY,
+    "coalg.contextfs.database.x__check_schema__mutmut_43": _SQL_CASE,
+    "coalg.contextfs.database.x__check_schema__mutmut_49": _SQL_CASE,
+    "coalg.contextfs.database.x_read_database__mutmut_59": _SQL_CASE,
+    "coalg.contextfs.database.x_read_database__mutmut_60": _SQL_CASE,
+    "coalg.contextfs.database.x_read_database__mutmut_147": _SQL_CASE,
+    "coalg.contextfs.database.x__without_rowid__mutmut_10": _ROW_SQL,
+    "coalg.contextfs.database.x__without_rowid__mutmut_12": _ROW_SQL,
+    "coalg.contextfs.database.x__without_rowid__mutmut_13": _ROW_SQL,
+    "coalg.contextfs.database.x__without_rowid__mutmut_21": ("a lower-case pattern matched with IGNORECASE "
+                                                             "matches the same text"),
+    "coalg.contextfs.database.x__message__mutmut_3": _BYTES,
+    "coalg.contextfs.database.x__message__mutmut_12": _BYTES,
+    "coalg.contextfs.database.x__message__mutmut_9": _UTF8,
+    "coalg.contextfs.database.x__utf8__mutmut_3": _UTF8,
     "coalg.model.coalgebra.x__evolve__mutmut_48": _ONE_PAIR,
     "coalg.model.coalgebra.x__evolve__mutmut_58": _ONE_PAIR,
     "coalg.model.coalgebra.x__merge__mutmut_85": _FALSY,
