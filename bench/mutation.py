@@ -37,6 +37,11 @@ What it does:
 completed (a run stopped midway is not counted).  After tests are added, ``--resume`` keeps the verdicts of the last run, copies the
 tree over it and retries only the survivors (a killed mutant stays killed when tests
 are only added; mutmut regenerates the mutants of any function whose source changed).
+
+A run on a fresh checkout starts from ``bench/results/mutation-verdicts.json`` (written with
+``--out``): every mutant of a function whose source is unchanged takes its recorded verdict,
+caught or survived, and only the rest are tried.  After adding tests aimed at survivors, pass
+``--retry-survivors`` (or remove those modules' survivors from the file) to try them again.
 """
 
 from __future__ import annotations
