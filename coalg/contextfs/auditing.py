@@ -288,10 +288,22 @@ _VIEW_TEXT = {
 }
 
 
+def _printable(text: str) -> str:
+    """``text`` with each character that does not print (a line break, a control character) written as in a
+    Python string literal: an identifier read from the file cannot split a finding or forge another line.
+
+    >>> _printable("x\\ny"), _printable("été")
+    ('x\\\\ny', 'été')
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def format_report(report: Mapping[str, Any], *, limit: int | None = 50) -> str:
-    """The human-readable report of ``python -m coalg audit PATH``."""
+    """The human-readable report of ``python -m coalg audit PATH``: one line per finding, whatever the
+    identifiers in the file hold (the JSON report keeps them exactly)."""
+    revision = _printable(report["schema_revision"]) if report["schema_revision"] else "unknown"
     lines = [
-        f"ContextFS database {report['database']} (schema revision {report['schema_revision'] or 'unknown'})",
+        f"ContextFS database {_printable(report['database'])} (schema revision {revision})",
         f"view '{report['view']}': {report['view_reads']}",
         f"{report['records']} records, {report['edges']} edges",
     ]
@@ -304,7 +316,7 @@ def format_report(report: Mapping[str, Any], *, limit: int | None = 50) -> str:
     lines.append("")
     shown = fs if limit is None else fs[:limit]
     for f in shown:
-        lines.append(f"  {f['law']:<5} {f['detail']}")
+        lines.append(f"  {f['law']:<5} {_printable(f['detail'])}")
     if len(shown) < total:
         lines.append(f"  … {total - len(shown)} more (use --limit N for more, --json --limit 0 for all)")
     lines.append("")

@@ -161,3 +161,16 @@ def test_a_report_without_a_left_out_entry_counts_only_its_findings(tmp_path: Pa
     lines = format_report(rep).splitlines()
     assert lines[3] == "2 finding(s): L3 ×1, L7 ×1"
     assert not any(line.startswith("  …") for line in lines)
+
+
+def test_an_identifier_holding_a_line_break_cannot_forge_a_line_of_the_report(tmp_path: Path) -> None:
+    """The text report has one line per finding whatever the file's identifiers hold; the JSON keeps them."""
+    forged = "x\n  L1    nothing is wrong here"
+    path = cfs_db(tmp_path, [("c0000000-1", "ns", {})], [("c0000000-1", "references", forged)])
+    report = audit(path)
+    assert [f["records"] for f in report["findings"]] == [["c0000000-1", forged]] * 2  # L3 and L7, exact
+    text = format_report(report)
+    body = [line for line in text.splitlines() if line.startswith("  L")]
+    assert [line.split()[0] for line in body] == ["L3", "L7"]
+    assert body[1] == (r"  L7    dangling references edge (c0000000-1 -> x\n  L1    nothing is wrong here): "
+                       rf"x\n  L1    nothing is wrong here is {NO_RECORD}")
