@@ -414,10 +414,20 @@ _ROW_SQL = ("by the time this runs, the memories table has its CREATE text in sq
             "never reached")
 _NO_RANK_DEFAULT = "read_database puts every live record in its order, so the default of rank.get is never used"
 _BUSY = "no SQLite message holds 'busy' without 'locked', so that half of the test never decides"
+_OWN_NAMESPACE = "ContextFS.save uses namespace_id or the facade's own namespace, which is the one passed"
+_UPDATED_CONTENT = ("update replaces the content before anything is read: the new text shows neither in the verdict "
+                    "nor in the records")
 _BYTES = "UnicodeDecodeError.object is always bytes (CPython converts a bytearray)"
 
 
 EQUIVALENT: dict[str, str] = {
+    "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges__mutmut_13": _OWN_NAMESPACE,
+    "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges__mutmut_16": _OWN_NAMESPACE,
+    "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges__mutmut_15": ("the package's default type is "
+                                                                                 "MemoryType.FACT"),
+    "coalg.contextfs.behaviours.x_behaviour_update_drops_edges__mutmut_23": _UPDATED_CONTENT,
+    "coalg.contextfs.behaviours.x_behaviour_update_drops_edges__mutmut_24": _UPDATED_CONTENT,
+    "coalg.contextfs.word_files.x_read_word_file__mutmut_9": _UTF8,
     "coalg.contextfs.auditing.x_iter_findings__mutmut_39": _STR_ENUM,
     "coalg.contextfs.auditing.x_iter_findings__mutmut_41": _STR_ENUM,
     "coalg.contextfs.auditing.x_iter_findings__mutmut_118": _STR_ENUM,
