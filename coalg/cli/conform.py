@@ -38,8 +38,9 @@ optionally: save(..., id=...) (save_at), prefix_arguments = True, recall(ref)
 The layer is explored as a black box: every word of up to --length calls from
 a fresh layer, then --walks seeded random walks, its identifiers renamed to
 canonical ones (id0001, ...) wherever a record shows them whole, and inside
-longer strings too ("mem://<id>") for a layer that writes them there. Each step is judged with the predicates the law
-search uses on the paper's model: L1, L2, L3, L4(i), L4(ii), L7 and S1-S4.
+longer strings too ("mem://<id>") for a layer that writes them there. Each
+step is judged with the predicates the law search uses on the paper's model:
+L1, L2, L3, L4(i), L4(ii), L7 and S1-S4.
 L5 compares the same words in two child interpreters (PYTHONHASHSEED 0 and 1)
 and with fresh saves reordered (where each record keeps its identifier), and,
 with a prefix capability, asks that an ambiguous prefix be refused or resolved

@@ -222,25 +222,27 @@ class Session:
     def _kw(self, valid_time: Any) -> dict[str, Any]:
         return {"valid_time": valid_time} if valid_time is not None and self.caps.has("valid_time") else {}
 
-    def _out(self, x: str) -> str:
-        """A string to save again: a canonical name back to this layer's identifier; for a layer that writes
-        identifiers inside text, every canonical name standing inside ``x`` as well."""
+    def _back(self) -> Callable[[str], str]:
+        """How a string is saved again: a canonical name back to this layer's identifier; for a layer that
+        writes identifiers inside text, every canonical name standing inside the string as well."""
         real = self.names.real
-        if x in real or not self.caps.ids_in_text:
-            return real.get(x, x)
-        inside = bounded_pattern(real)
-        return inside.sub(lambda m: real[m.group()], x) if inside is not None else x
+        inside = bounded_pattern(real) if self.caps.ids_in_text else None
 
-    def _save_kw(self, r: Any) -> dict[str, Any]:
-        """A record's fields to save again, every canonical name in them (at any depth) back to this layer's
-        identifier (as ``_out`` reads it)."""
-        text = self.caps.ids_in_text
-        return {"type": r.type, "namespace": r.namespace,
-                "tags": sorted(self._out(t) for t in r.tags) if text else sorted(r.tags),
-                "metadata": thaw(renamed(r.metadata, self._out)) or None, **self._kw(r.valid_time)}
+        def back(x: str) -> str:
+            if x in real or inside is None:
+                return real.get(x, x)
+            return inside.sub(lambda m: real[m.group()], x)
 
-    def _content_out(self, r: Any) -> str:
-        return self._out(r.content) if self.caps.ids_in_text else r.content
+        return back
+
+    def _saved(self, r: Any) -> tuple[str, dict[str, Any]]:
+        """A record's content and fields to save again, every canonical name in its metadata (at any depth)
+        back to this layer's identifier, and in its content and tags too for a layer that writes
+        identifiers inside text."""
+        back = self._back()
+        text = back if self.caps.ids_in_text else (lambda x: x)
+        return text(r.content), {"type": r.type, "namespace": r.namespace, "tags": sorted(map(text, r.tags)),
+                                 "metadata": thaw(renamed(r.metadata, back)) or None, **self._kw(r.valid_time)}
 
     def _invoke(self, a: Letter, note: list[PrefixNote]) -> Any:
         """Make the protocol call for ``a``; what it returned."""
@@ -252,9 +254,11 @@ class Session:
         layer = self.layer
         match a:
             case A.Save(record=r):
-                return layer.save(self._content_out(r), **self._save_kw(r))
+                content, kw = self._saved(r)
+                return layer.save(content, **kw)
             case A.SaveAt(id=i, record=r):
-                return layer.save(self._content_out(r), id=self.names.to_layer(i), **self._save_kw(r))
+                content, kw = self._saved(r)
+                return layer.save(content, id=self.names.to_layer(i), **kw)
             case A.Evolve(id=i, content=c, valid_time=vt):
                 return layer.evolve(ref(i), c, **self._kw(vt))
             case A.Merge(ids=ids, valid_time=vt):
