@@ -11,8 +11,9 @@
 #               law tests, on both cores,
 #               with COALG_EXAMPLES=5000 random examples per property (the seed is printed;
 #               COALG_SEED=s replays it), then `coalg laws --length 4` on both models, then
-#               every chapter top to bottom in a fresh kernel outside the book build; a
-#               summary at the end (VERIFY_EXAMPLES=N changes the count)
+#               every chapter top to bottom in a fresh kernel outside the book build, then
+#               thirty sessions on one explorer server; a summary at the end
+#               (VERIFY_EXAMPLES=N changes the count)
 #   make lab    JupyterLab on the whole project: every chapter and explorer opens as a notebook;
 #               your copies to play with live in scratch/ (git-ignored)
 #   make explorers  serve the explorer notebooks as live apps with Voila, on 127.0.0.1; for a class
@@ -78,12 +79,15 @@ verify: setup
 	  [ "$$(cat $(VERIFY_LOG)/laws-$$r.status)" = 0 ] || status=1; done; \
 	COALG_LAB_ALL=1 $(PY) -m pytest tests/lab -q -k "fresh_kernel or from_its_copy" -n 2 2>&1 | tee $(VERIFY_LOG)/chapters.txt; \
 	[ $${PIPESTATUS[0]} = 0 ] || status=1; \
+	EXPLORERS_LOAD_SESSIONS=30 $(PY) -m pytest tests/widgets/test_voila_load.py -q -s 2>&1 | tee $(VERIFY_LOG)/class.txt; \
+	[ $${PIPESTATUS[0]} = 0 ] || status=1; \
 	echo; echo "make verify: summary"; \
 	grep -h "^property tests:" $(VERIFY_LOG)/tests.txt | tail -n 1; \
 	echo "  tests/theorems + tests/laws: $$(grep -E '(passed|failed|error)' $(VERIFY_LOG)/tests.txt | tail -n 1)"; \
 	for r in contextfs repaired; do \
 	  echo "  coalg laws --length 4, $$r: $$(grep -h 'clauses hold' $(VERIFY_LOG)/laws-$$r.txt | tail -n 1)"; done; \
 	echo "  every chapter in a fresh kernel outside the build (and from its copy): $$(grep -E '(passed|failed|error)' $(VERIFY_LOG)/chapters.txt | tail -n 1)"; \
+	echo "  a whole class (30 sessions) on one explorer server: $$(grep -E '(passed|failed|error)' $(VERIFY_LOG)/class.txt | tail -n 1)"; \
 	[ $$status = 0 ] && echo "verify: every step passed" || echo "verify: a step FAILED (logs in $(VERIFY_LOG))"; \
 	exit $$status
 
@@ -100,8 +104,8 @@ lab: setup
 # cdn.jsdelivr.net, so nothing leaves 127.0.0.1 -- tests/widgets/test_explorers_browser.py checks
 # this), tools/jupyter/voila.py (the tab-close shutdown works; only the extensions the explorers
 # need), and kernel culling: a kernel without a browser for EXPLORERS_IDLE seconds is shut down,
-# one whose tab is open is kept (tests/widgets/test_voila.py holds 30 sessions and checks that
-# kernels and memory come back to the baseline).
+# one whose tab is open is kept (tests/widgets/test_voila_load.py holds a dozen sessions, thirty in
+# `make verify`, and checks that kernels and memory come back to the baseline).
 explorers: setup
 	$(PY) tools/jupyter/serve_explorers.py notebooks --port=$(EXPLORERS_PORT) --idle=$(EXPLORERS_IDLE)
 
