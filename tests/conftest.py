@@ -44,6 +44,22 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ.setdefault("COALG_SEED", str(budget.SEED))  # pytest-xdist workers draw the same seed
         if config.getoption("hypothesis_seed", None) is None:
             config.option.hypothesis_seed = str(budget.SEED)
+    config.pluginmanager.register(_DoctestVerdicts(), "coalg-doctest-verdicts")
+
+
+class _DoctestVerdicts:
+    """Before the first doctest of ``coalg/`` in a process: the law verdicts this run's book build
+    computed, when there are valid ones (tests/shared_build.py), so a docstring that shows a law
+    table does not search it again.  Registered as a plugin because a hook in this file would only
+    see the items under tests/."""
+
+    loaded = False
+
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        if not self.loaded and isinstance(item, pytest.DoctestItem):
+            from shared_build import build_law_tables
+
+            self.loaded = build_law_tables() is not None
 
 
 LONGEST_FIRST = (
