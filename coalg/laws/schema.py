@@ -24,6 +24,8 @@ succeeding — S2 on failing ones too, since success itself must be local.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..model import (
     ANCESTRY,
     CONTEXTFS,
@@ -60,8 +62,13 @@ def _local(s: Store, a: Letter) -> Store:
     return Store.of({i: s.records[i] for i in named(a) if i in s.records})
 
 
+@lru_cache(maxsize=1)
 def _local_run(realisation: Realisation, t: Transition) -> tuple[Store, Output, Store]:
-    """The call of ``t`` run again on ``s|a``, with the same allocation, θ and faults."""
+    """The call of ``t`` run again on ``s|a``, with the same allocation, θ and faults.
+
+    A step is a function of its arguments, so the run is kept for the last transition only:
+    the four clauses, checked one after another on the same transition, share it.
+    """
     small = _local(t.before, t.call.letter)
     out, after = realisation.step(small, t.call.letter, t.call.allocation, theta=t.theta, faults=t.call.faults)
     return small, out, after
