@@ -28,7 +28,8 @@ What it does:
 3. Reports the kill rate — mutants some test failed on (killed or timed out)
    over all mutants, the ones no selected test reaches and the ones not yet tried
    counted as surviving — per group, overall and per module, and lists the survivors
-   (and apart, with its reason, each one listed in :data:`EQUIVALENT`). A group not run
+   (and apart, with its reason, each one listed in :data:`EQUIVALENT` whose function is
+   unchanged since it was judged, :data:`JUDGED_AT`; the others under ``recheck``). A group not run
    this time keeps its numbers from the ``--out`` file, marked ``carried_over``.
    The tests' own child interpreters (``coalg conform``'s isolated runs) find mutmut
    through a folder that holds only it, so a mutant is active there as well.
@@ -541,6 +542,57 @@ EQUIVALENT: dict[str, str] = {
 """Surviving mutants no test can catch because they compute the same thing, each with its reason.
 They still count as surviving in every rate; the report lists them apart."""
 
+JUDGED_AT: dict[str, str] = {
+    "coalg.conformance.blackbox.xǁNondeterministicǁ__init__": "ea504030bdbf",
+    "coalg.conformance.examples.xǁRealisationLayerǁ_do": "e17bf3565118",
+    "coalg.conformance.examples.xǁRealisationLayerǁ_save": "3024b5301771",
+    "coalg.conformance.explore.x_shrink": "8c109472ce73",
+    "coalg.conformance.kit.x__nondeterministic": "b4f5c8a4a7b9",
+    "coalg.conformance.kit.x__planned": "75ebfadf1ca7",
+    "coalg.conformance.kit.xǁLawViolationǁ__init__": "d09059bd5a63",
+    "coalg.conformance.order.x__hash_witness": "426d94de8068",
+    "coalg.conformance.order.x__shrink_reorder": "0c9b7dfc1ac1",
+    "coalg.conformance.report.x__short": "bec6a72d5428",
+    "coalg.conformance.report.x_format_witness": "d925c6aaeea0",
+    "coalg.contextfs.auditing.x_format_report": "85dbeeb8db5b",
+    "coalg.contextfs.auditing.x_iter_findings": "2e03a657157f",
+    "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges": "238d34bec106",
+    "coalg.contextfs.behaviours.x_behaviour_update_drops_edges": "692e0e7e7aa1",
+    "coalg.contextfs.database.x__check_schema": "584d543bff3f",
+    "coalg.contextfs.database.x__message": "34d3c7966903",
+    "coalg.contextfs.database.x__open": "741609dce6bc",
+    "coalg.contextfs.database.x__read_only_uri": "5af0332fd7e2",
+    "coalg.contextfs.database.x__utf8": "62f8323604f8",
+    "coalg.contextfs.database.x__without_rowid": "3af6905e5ac6",
+    "coalg.contextfs.database.x_read_database": "5223cbcef4c9",
+    "coalg.contextfs.word_files.x_read_word_file": "819912c92da0",
+    "coalg.model.coalgebra.x__evolve": "ea43fb255494",
+    "coalg.model.coalgebra.x__merge": "c1f3447427bc",
+    "coalg.model.coalgebra.x__split": "7d6252da962c",
+    "coalg.model.coalgebra.x_modes": "bf4aeb2463a0",
+    "coalg.model.edgeindex.xǁEdgeIndexǁ__hash__": "1e1654e34157",
+    "coalg.model.edgeindex.xǁEdgeIndexǁof": "824c648ff015",
+    "coalg.model.recordmap.xǁRecordMapǁ__eq__": "0975ccee2677",
+    "coalg.model.recordmap.xǁRecordMapǁ__hash__": "9ef411f35487",
+    "coalg.model.sortedkeys.x__insert": "b8830a9480ef",
+    "coalg.model.sortedkeys.x__join": "ce7281c4aa65",
+    "coalg.model.sortedkeys.x__remove": "7fc3de4a5d96",
+    "coalg.model.sortedkeys.xǁSortedKeysǁinsert": "53441d58ff14",
+    "coalg.model.sortedkeys.xǁSortedKeysǁof": "5b5dafd7e90f",
+    "coalg.model.sortedkeys.xǁSortedKeysǁremove": "d2f39e5eb0a7",
+    "coalg.model.sqlite_like.x__ranges": "354867a078c6",
+    "coalg.model.sqlite_like.x_has_like_artefacts": "dd16384c0e5a",
+    "coalg.model.sqlite_like.x_like_matches": "aec29574a124",
+    "coalg.model.store.x__edges": "7b38cc80f679",
+    "coalg.model.store.xǁStoreǁ__hash__": "cfa7a13271c1",
+    "coalg.model.store.xǁStoreǁ__init__": "1068062a7c5a",
+    "coalg.model.store.xǁStoreǁwith_edges": "b04cc5fe1e94",
+    "coalg.model.store.xǁStoreǁwithout_edges": "b0bf74cf61f6",
+}
+"""Each function with equivalent mutants above, and its source hash when they were judged.  mutmut numbers a
+function's mutants in order, so once the function changes a number may name another mutant: its
+entries are then reported for a second look, not listed as equivalent, until this hash is updated."""
+
 
 def take_verdicts(files: Any, verdicts: str, reopened_file: str = "reopened.json", missed: bool = True) -> int:
     """Fill in the untried mutants of ``files`` (mutmut's per-module data) from the ``verdicts`` file.
@@ -599,15 +651,37 @@ def _measured(work: Path) -> str:
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(stamp))
 
 
-def group_summary(status: dict[str, str], measured: str) -> dict[str, Any]:
-    """One group's rate over all its mutants: the untried ones count as surviving (skipped ones do not exist)."""
+def function_hashes(work: Path) -> dict[str, str]:
+    """The source hash of every mutated function in ``work``, by ``module.function``."""
+    hashes: dict[str, str] = {}
+    for meta in sorted((work / "mutants").rglob("*.py.meta")):
+        m = json.loads(meta.read_text(encoding="utf-8"))
+        modules = {key.rpartition(".")[0] for key in m.get("exit_code_by_key", {})}
+        for module in modules:
+            hashes |= {f"{module}.{f}": h for f, h in m.get("hash_by_function_name", {}).items()}
+    return hashes
+
+
+def group_summary(status: dict[str, str], measured: str, hashes: dict[str, str] | None = None) -> dict[str, Any]:
+    """One group's rate over all its mutants: the untried ones count as surviving (skipped ones do not exist).
+
+    A survivor listed in :data:`EQUIVALENT` is reported as equivalent only while its function's
+    source hash (``hashes``) is the one :data:`JUDGED_AT` records; otherwise under ``recheck``.
+    """
     counts = Counter(st for st in status.values() if st != "skipped")
     mutants = sum(counts.values())
     detected = sum(counts[st] for st in DETECTED)
     survivors = sorted(n for n, st in status.items() if st not in DETECTED | UNCOUNTED)
+    listed = [n for n in survivors if n in EQUIVALENT]
+
+    def judged(n: str) -> bool:
+        function = n.rpartition("__mutmut_")[0]
+        return hashes is None or hashes.get(function) == JUDGED_AT.get(function)
+
     return {"mutants": mutants, "detected": detected, "untried": counts["not checked"],
             "rate": round(detected / mutants, 4) if mutants else None,
-            "equivalent": {n: EQUIVALENT[n] for n in survivors if n in EQUIVALENT},
+            "equivalent": {n: EQUIVALENT[n] for n in listed if judged(n)},
+            "recheck": [n for n in listed if not judged(n)],
             "measured": measured}
 
 
@@ -727,7 +801,7 @@ def main() -> None:
         seconds[group] = float(spent.read_text()) if spent.exists() else None
         reopened = work / "reopened.json"
         retried[group] = len(json.loads(reopened.read_text())) if reopened.exists() else 0
-        by_group[group] = group_summary(mine, measured=_measured(work))
+        by_group[group] = group_summary(mine, measured=_measured(work), hashes=function_hashes(work))
     previous = json.loads(args.out.read_text(encoding="utf-8")) if args.out and args.out.exists() else {}
     result = report(status, seconds, retried)
     result["by_group"] = by_group | {g: {**v, "carried_over": True}
@@ -747,6 +821,9 @@ def main() -> None:
               f" {v['rate']:.1%} counting untried as surviving"
               + (f" ({len(v['equivalent'])} equivalent)" if v["equivalent"] else "")
               + (" [from the previous results file]" if v.get("carried_over") else ""))
+        if v.get("recheck"):
+            print(f"    {len(v['recheck'])} listed as equivalent, but their function changed since: look again at "
+                  + ", ".join(v["recheck"][:5]) + (" …" if len(v["recheck"]) > 5 else ""))
     if args.out:
         args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"written to {args.out}")

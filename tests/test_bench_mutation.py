@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("bench_mutation", ROOT / "bench" / "mutation.py")
@@ -93,3 +94,21 @@ def test_only_case_changes_of_sql_outside_its_quoted_literals_are_left_out():
     assert not same("\"VALUES (?, 'fact')\"", "\"VALUES (?, 'FACT')\"")  # a value SQL compares exactly
     assert not same('"SELECT id"', '"XXSELECT idXX"') and not same('"SELECT id"', '"SELECT id"')
     assert not same('"id"', '"ID"')  # not SQL text: its case is a value
+
+
+def test_an_equivalent_mutant_of_a_changed_function_is_reported_for_a_second_look(monkeypatch: Any) -> None:
+    monkeypatch.setattr(mutation, "EQUIVALENT", {"coalg.m.x_f__mutmut_2": "same value", "coalg.m.x_g__mutmut_1": "same"})
+    monkeypatch.setattr(mutation, "JUDGED_AT", {"coalg.m.x_f": "aaa", "coalg.m.x_g": "bbb"})
+    status = {"coalg.m.x_f__mutmut_1": "killed", "coalg.m.x_f__mutmut_2": "survived", "coalg.m.x_g__mutmut_1": "survived"}
+    same = mutation.group_summary(status, measured="then", hashes={"coalg.m.x_f": "aaa", "coalg.m.x_g": "bbb"})
+    assert same["equivalent"] == {"coalg.m.x_f__mutmut_2": "same value", "coalg.m.x_g__mutmut_1": "same"}
+    assert same["recheck"] == []
+    edited = mutation.group_summary(status, measured="then", hashes={"coalg.m.x_f": "ccc", "coalg.m.x_g": "bbb"})
+    assert edited["equivalent"] == {"coalg.m.x_g__mutmut_1": "same"}
+    assert edited["recheck"] == ["coalg.m.x_f__mutmut_2"]
+    assert edited["rate"] == same["rate"] == round(1 / 3, 4)  # equivalence never changes the rate
+
+
+def test_function_hashes_are_read_from_the_work_directory(tmp_path: Path) -> None:
+    _meta(tmp_path, "coalg.m", {"coalg.m.x_f__mutmut_1": 1}, {"x_f": "aaa", "x_g": "bbb"})
+    assert mutation.function_hashes(tmp_path) == {"coalg.m.x_f": "aaa", "coalg.m.x_g": "bbb"}
