@@ -420,8 +420,24 @@ _UPDATED_CONTENT = ("update replaces the content before anything is read: the ne
                     "nor in the records")
 _BYTES = "UnicodeDecodeError.object is always bytes (CPython converts a bytearray)"
 
+_OVERWRITTEN_STAT = "this count is set again, to the number deleted, before the statistics are returned"
+_EXACT_DRAW = "< and <= differ only when random() returns exactly the bound, which no seed here draws"
+_STEP_FILE = "the name of the step's database inside its private sandbox is read by nothing"
+
 
 EQUIVALENT: dict[str, str] = {
+    "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_46": _OVERWRITTEN_STAT,
+    "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_49": _OVERWRITTEN_STAT,
+    "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_69": _EXACT_DRAW,
+    "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_99": _EXACT_DRAW,
+    "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_232": ("the key popped was sampled from the edges "
+                                                                       "themselves, so pop's default is never used"),
+    "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_273": _SQL_CASE,
+    "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_274": _SQL_CASE,
+    "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun__mutmut_33": _STEP_FILE,
+    "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun__mutmut_34": _STEP_FILE,
+    "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun__mutmut_60": _SQL_CASE,
+    "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun__mutmut_68": "StorageRouter's graph_backend defaults to None, the value passed",
     "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges__mutmut_13": _OWN_NAMESPACE,
     "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges__mutmut_16": _OWN_NAMESPACE,
     "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges__mutmut_15": ("the package's default type is "
@@ -554,6 +570,7 @@ JUDGED_AT: dict[str, str] = {
     "coalg.conformance.order.x__shrink_reorder": "0c9b7dfc1ac1",
     "coalg.conformance.report.x__short": "bec6a72d5428",
     "coalg.conformance.report.x_format_witness": "d925c6aaeea0",
+    "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun": "06c88f22ce53",
     "coalg.contextfs.auditing.x_format_report": "85dbeeb8db5b",
     "coalg.contextfs.auditing.x_iter_findings": "2e03a657157f",
     "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges": "238d34bec106",
@@ -565,6 +582,7 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.database.x__utf8": "62f8323604f8",
     "coalg.contextfs.database.x__without_rowid": "3af6905e5ac6",
     "coalg.contextfs.database.x_read_database": "5223cbcef4c9",
+    "coalg.contextfs.synthetic.x_make_synthetic_database": "e10d011754c0",
     "coalg.contextfs.word_files.x_read_word_file": "819912c92da0",
     "coalg.model.coalgebra.x__evolve": "ea43fb255494",
     "coalg.model.coalgebra.x__merge": "c1f3447427bc",

@@ -103,7 +103,7 @@ def make_synthetic_database(path: str | os.PathLike[str], n: int, seed: int = 7)
                      json.dumps([f"t{k % 17}"]), ns, t, t, json.dumps(meta)))
     edge_set = {(f, to, r): t for f, to, r, t in edges}
     # hard deletes: remove the record and its incident edges (StorageRouter.delete)
-    dead = set(rng.sample(ids[: n // 2], max(1, n // 500)))
+    dead = set(rng.sample(ids[: max(1, n // 2)], max(1, n // 500)))
     rows = [r for r in rows if r[0] not in dead]
     edge_set = {k: v for k, v in edge_set.items() if k[0] not in dead and k[1] not in dead}
     stats["hard_deleted"] = len(dead)
@@ -113,7 +113,7 @@ def make_synthetic_database(path: str | os.PathLike[str], n: int, seed: int = 7)
     now = datetime(2026, 2, 1, tzinfo=UTC).isoformat()
     # one-way edges (a failing second write) and supersedes of missing ids
     keys = sorted(edge_set)
-    for key in rng.sample(keys, max(1, len(keys) // 1000)):
+    for key in rng.sample(keys, min(len(keys), max(1, len(keys) // 1000))):  # none when no edge was written
         edge_set.pop(key, None)
         stats["one_way"] += 1
     live = [r[0] for r in rows]
