@@ -424,8 +424,22 @@ _OVERWRITTEN_STAT = "this count is set again, to the number deleted, before the 
 _EXACT_DRAW = "< and <= differ only when random() returns exactly the bound, which no seed here draws"
 _STEP_FILE = "the name of the step's database inside its private sandbox is read by nothing"
 
+_NO_DOMAIN = "a missing domain read as None instead of {}: both are falsy, and the domain is read only when truthy"
+_ASCII_FLAG = "json.dumps only tests ensure_ascii for truth: None acts as False"
+_SOME_WORD = "read_word_file refuses a file without a word, so max never falls back on its default"
+_POOL_SIZE = "the pool's size changes only how many children run at once: the results are merged by index"
+
 
 EQUIVALENT: dict[str, str] = {
+    "coalg.contextfs.differential_testing.x_format_differential__mutmut_35": _NO_DOMAIN,
+    "coalg.contextfs.differential_testing.x_format_differential__mutmut_37": _NO_DOMAIN,
+    "coalg.contextfs.differential_testing.x_format_differential__mutmut_93": _ASCII_FLAG,
+    "coalg.contextfs.differential_testing.x_format_differential__mutmut_101": _ASCII_FLAG,
+    "coalg.contextfs.differential_testing.x_replay__mutmut_49": _SOME_WORD,
+    "coalg.contextfs.differential_testing.x_replay__mutmut_51": _SOME_WORD,
+    "coalg.contextfs.differential_testing.x_replay__mutmut_52": _SOME_WORD,
+    "coalg.contextfs.differential_testing.x__in_children__mutmut_23": _POOL_SIZE,
+    "coalg.contextfs.differential_testing.x__in_children__mutmut_28": _POOL_SIZE,
     "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_46": _OVERWRITTEN_STAT,
     "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_49": _OVERWRITTEN_STAT,
     "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_69": _EXACT_DRAW,
@@ -582,6 +596,9 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.database.x__utf8": "62f8323604f8",
     "coalg.contextfs.database.x__without_rowid": "3af6905e5ac6",
     "coalg.contextfs.database.x_read_database": "5223cbcef4c9",
+    "coalg.contextfs.differential_testing.x__in_children": "7a3eda3735b1",
+    "coalg.contextfs.differential_testing.x_format_differential": "ce6ce51155e1",
+    "coalg.contextfs.differential_testing.x_replay": "021e34147d9e",
     "coalg.contextfs.synthetic.x_make_synthetic_database": "e10d011754c0",
     "coalg.contextfs.word_files.x_read_word_file": "819912c92da0",
     "coalg.model.coalgebra.x__evolve": "ea43fb255494",
