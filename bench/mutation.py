@@ -690,10 +690,9 @@ def function_hashes(work: Path) -> dict[str, str]:
     """The source hash of every mutated function in ``work``, by ``module.function``."""
     hashes: dict[str, str] = {}
     for meta in sorted((work / "mutants").rglob("*.py.meta")):
+        module = ".".join(meta.relative_to(work / "mutants").parts).removesuffix(".py.meta")
         m = json.loads(meta.read_text(encoding="utf-8"))
-        modules = {key.rpartition(".")[0] for key in m.get("exit_code_by_key", {})}
-        for module in modules:
-            hashes |= {f"{module}.{f}": h for f, h in m.get("hash_by_function_name", {}).items()}
+        hashes |= {f"{module}.{f}": h for f, h in m.get("hash_by_function_name", {}).items()}
     return hashes
 
 
