@@ -24,8 +24,6 @@ succeeding — S2 on failing ones too, since success itself must be local.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ..model import (
     ANCESTRY,
     CONTEXTFS,
@@ -62,15 +60,22 @@ def _local(s: Store, a: Letter) -> Store:
     return Store.of({i: s.records[i] for i in named(a) if i in s.records})
 
 
-@lru_cache(maxsize=1)
+_LAST: list[tuple[Realisation, Transition, tuple[Store, Output, Store]] | None] = [None]
+"""The last local run and the transition it was made for (held, so compared by identity)."""
+
+
 def _local_run(realisation: Realisation, t: Transition) -> tuple[Store, Output, Store]:
     """The call of ``t`` run again on ``s|a``, with the same allocation, θ and faults.
 
     A step is a function of its arguments, so the run is kept for the last transition only:
-    the four clauses, checked one after another on the same transition, share it.
+    the four clauses, checked one after another on the same transition object, share it.
     """
+    last = _LAST[0]
+    if last is not None and last[0] is realisation and last[1] is t:
+        return last[2]
     small = _local(t.before, t.call.letter)
     out, after = realisation.step(small, t.call.letter, t.call.allocation, theta=t.theta, faults=t.call.faults)
+    _LAST[0] = (realisation, t, (small, out, after))
     return small, out, after
 
 

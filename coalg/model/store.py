@@ -312,10 +312,10 @@ def restrict(s: Store, nu: str) -> Store:
     inside a namespace (a layer that removes a record and keeps its edges) L4(i) does.
     """
     n = fibre(s, nu)
-    return Store.of(
-        {i: s.records[i] for i in n},
-        (e for e in s.edges if e.source in n and e.target in n),
-    )
+    kept = frozenset(e for e in s.edges if e.source in n and e.target in n)
+    if len(n) == len(s.records) and len(kept) == len(s.edges):
+        return s  # every record lies in ν and no edge leaves the fibre: π_ν(s) = s
+    return Store._trusted(RecordMap.of({i: s.records[i] for i in n}), kept)
 
 
 # --------------------------------------------------------------------------- unions
