@@ -7,6 +7,7 @@ from .app import (
     main,
 )
 from .laws import (
+    BadJobs,
     BadLength,
     LengthNotForRuntime,
     UnknownRealisation,
@@ -15,6 +16,7 @@ from .laws import (
 
 __all__ = [
     "main",
+    "BadJobs",
     "BadLength",
     "LengthNotForRuntime",
     "UnknownRealisation",

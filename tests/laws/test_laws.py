@@ -336,6 +336,37 @@ def test_realisation_law_table_raises_a_clear_error() -> None:
     assert realisation_law_table("contextfs") == law_table(CONTEXTFS)
 
 
+def _coalg(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m coalg`` in a fresh interpreter (no verdict remembered from this process)."""
+    return subprocess.run([sys.executable, "-m", "coalg", *args], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=300, check=False)
+
+
+def test_laws_in_several_processes_print_the_same_table_and_say_as_each_search_ends() -> None:
+    one = _coalg("laws", "-r", "repaired", "--length", "2", "--json")
+    two = _coalg("laws", "-r", "repaired", "--length", "2", "--json", "--jobs", "2")
+    assert one.returncode == two.returncode == 0 and one.stderr == ""
+    assert two.stdout == one.stdout and json.loads(one.stdout)["realisation"] == "repaired"
+    # one line per shared search, naming its clauses; together they name every clause once
+    lines = two.stderr.splitlines()
+    assert all(line.startswith("repaired: ") and " settled in " in line for line in lines), lines
+    named_clauses = [k for line in lines for k in line.removeprefix("repaired: ").split(" settled")[0].split(", ")]
+    assert sorted(named_clauses) == sorted(json.loads(one.stdout)["clauses"])
+    assert f"({len(lines)} of {len(lines)} searches)" in two.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["-j", "0"], "coalg laws: error: --jobs must be at least 1, not 0\n"),
+    (["-r", "contextfs-runtime", "--jobs", "2"],
+     "coalg laws: error: --jobs applies to the models (contextfs, repaired); contextfs-runtime is observed "
+     "in one child interpreter\n"),
+])
+def test_laws_refuses_a_bad_number_of_processes_in_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert _laws_cli(capsys, *args) == (2, "", message)
+
+
 HASHSEED_LENGTH = [] if DEEP else ["--length", "2"]
 """The tables compared under two hash seeds: to length 2 in the fast profile (every clause, its
 random walks and the witnesses of the failing ones); whole under ``make verify``."""
