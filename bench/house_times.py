@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark (not a test): how long the house takes to check itself and to build its book.
 
-Two measurements, each written to ``bench/results/house.json`` under its own key, with
+Three measurements, each written to ``bench/results/house.json`` under its own key, with
 the commit, the date and the machine, for Appendix E:
 
 * ``ci``   -- ``.ci/run`` on a fresh clone of the committed HEAD, as CI runs it
@@ -9,10 +9,13 @@ the commit, the date and the machine, for Appendix E:
   takes as long as CI does (20 minutes or more here); run nothing heavy beside it.
 * ``book`` -- a clean build of the web book (``bench/book_build.py``): wall seconds and
   the chapters' execution times summed.
+* ``verify`` -- ``make verify`` in this working tree (its ``.venv``): wall seconds, exit
+  status and the lines of its summary.
 
-The targets are 600 s for ``.ci/run`` and 60 s for the clean build, on two cores.
+The targets are 600 s for ``.ci/run``, 60 s for the clean build and 1,800 s for ``make
+verify``, on two cores.
 
-Usage: ``.venv/bin/python bench/house_times.py ci|book``
+Usage: ``.venv/bin/python bench/house_times.py ci|book|verify``
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "results" / "house.json"
-TARGETS = {"ci": 600.0, "book": 60.0}
+TARGETS = {"ci": 600.0, "book": 60.0, "verify": 1800.0}
 """Seconds on two cores: the aims the measurements are held against."""
 
 
@@ -76,6 +79,26 @@ def measure_book() -> dict[str, Any]:
             "exit": 0}
 
 
+def measure_verify() -> dict[str, Any]:
+    """``make verify`` here; its wall time, exit status and summary (the lines after its heading)."""
+    start = time.perf_counter()
+    lines: list[str] = []
+    with subprocess.Popen(["make", "verify"], cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True) as p:
+        assert p.stdout is not None
+        for line in p.stdout:  # shown as it comes: the run takes half an hour
+            sys.stdout.write(line)
+            lines.append(line)
+    wall = time.perf_counter() - start
+    return {"seconds": round(wall, 1), "exit": p.returncode, "summary": verify_summary("".join(lines))}
+
+
+def verify_summary(log: str) -> list[str]:
+    """The summary ``make verify`` prints at its end, one entry per line (``[]`` if it printed none)."""
+    _, found, rest = log.rpartition("make verify: summary\n")
+    return [line.strip() for line in rest.splitlines() if line.strip()] if found else []
+
+
 def record(key: str, result: dict[str, Any], commit: str) -> dict[str, Any]:
     """Put ``result`` (measured on ``commit``) under ``key`` in ``house.json`` (written whole, then renamed)."""
     data = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
@@ -90,10 +113,12 @@ def record(key: str, result: dict[str, Any], commit: str) -> dict[str, Any]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=sorted(TARGETS), help="ci: .ci/run on a fresh clone; book: a clean book build")
+    ap.add_argument("what", choices=sorted(TARGETS),
+                    help="ci: .ci/run on a fresh clone; book: a clean book build; verify: make verify here")
     args = ap.parse_args()
     commit = _commit()  # what is measured: HEAD when the measurement starts, not when it ends
-    result = record(args.what, measure_ci() if args.what == "ci" else measure_book(), commit)
+    measure = {"ci": measure_ci, "book": measure_book, "verify": measure_verify}[args.what]
+    result = record(args.what, measure(), commit)
     met = "met" if result["exit"] == 0 and result["seconds"] < result["target_seconds"] else "not met"
     print(f"{args.what}: {result['seconds']:.0f} s (target {result['target_seconds']:.0f} s: {met}), "
           f"exit {result['exit']}" + (f", {result['tally']}" if result.get("tally") else ""))

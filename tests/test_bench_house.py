@@ -36,3 +36,16 @@ def test_the_tally_is_pytest_s_last_summary() -> None:
            "================= 2651 passed, 1 skipped in 1214.39s (0:20:14) =================\n")
     assert house.tally(log) == "2651 passed, 1 skipped"
     assert house.tally("== 2 errors in 3.1s ==") == "2 errors" and house.tally("make: *** Error 2") is None
+
+
+def test_the_verify_summary_is_what_follows_its_heading() -> None:
+    log = ("make verify: summary\nstale\n...\n\nmake verify: summary\n"
+           "property tests: 5000 examples each, seed 42\n"
+           "  coalg laws --length 4, repaired: 8 of 8 law clauses hold, 0 fail; 4 of 4 schema clauses hold.\n"
+           "verify: every step passed\n")
+    assert house.verify_summary(log) == [
+        "property tests: 5000 examples each, seed 42",
+        "coalg laws --length 4, repaired: 8 of 8 law clauses hold, 0 fail; 4 of 4 schema clauses hold.",
+        "verify: every step passed"]
+    assert house.verify_summary("make: *** [verify] Error 1\n") == []
+    assert house.TARGETS["verify"] == 1800.0
