@@ -1,0 +1,155 @@
+"""Details of the kit a user reads: renaming of outputs, the printed report, the advice given for misuse.
+
+Small and fast: no test here starts more than the two child interpreters of one L5 run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from typing import Any
+
+import conform_layers as layers
+import pytest
+
+from coalg.conformance import ProtocolMisuse, conform, format_report
+from coalg.conformance.compare import rename_output, rename_store
+from coalg.model import Edge, Found, FrozenMap, Nothing, Record, Relation, Store, Wrote
+
+# --------------------------------------------------------------------------- renaming (L5 across save orders)
+
+# rename_output and rename_store are called directly: the kit uses them only inside a child interpreter, to
+# compare a word with the same saves made in another order, and no report shows a renamed output itself.
+
+NAMES = {"u-7": "id0002", "u-9": "id0001", "u-3": "id0003"}
+
+
+def test_a_found_record_is_renamed_with_its_identifier_and_the_identifiers_in_its_metadata():
+    r = Record("m", type="fact", namespace="alice",
+               metadata=FrozenMap({"merged_from": ("u-7", "u-9"), "note": "u-3", "score": 2}))
+    got = rename_output(Found("u-3", r), NAMES.get)
+    # the parents sorted again after renaming: the kit reads merged_from as a set
+    assert got == Found("id0003", Record("m", type="fact", namespace="alice",
+                                         metadata=FrozenMap({"merged_from": ("id0001", "id0002"),
+                                                             "note": "id0003", "score": 2})))
+
+
+def test_the_edges_a_call_wrote_are_renamed_at_both_ends_and_keep_their_relation():
+    o = Wrote((Edge("u-7", Relation.SUPERSEDES, "u-9"), Edge("u-9", Relation.SUPERSEDED_BY, "u-7")))
+    assert rename_output(o, NAMES.get) == Wrote((Edge("id0002", Relation.SUPERSEDES, "id0001"),
+                                                 Edge("id0001", Relation.SUPERSEDED_BY, "id0002")))
+
+
+def test_an_output_that_names_no_record_is_left_as_it_is():
+    assert rename_output(Nothing(), NAMES.get) == Nothing()
+
+
+def test_renamed_ancestry_lists_are_sorted_again_and_keep_only_identifiers():
+    """rename_store: 'Lists of parents are sorted again after renaming: the kit reads them as sets.'"""
+    s = Store.of({"u-3": Record("c", metadata=FrozenMap({"merged_from": ("u-7", "u-9", 4),
+                                                         "split_from": ("u-9", "u-7")})),
+                  "u-7": Record("a"), "u-9": Record("b")})
+    got = rename_store(s, NAMES.get)
+    assert got.records["id0003"].metadata == FrozenMap({"merged_from": ("id0001", "id0002"),
+                                                        "split_from": ("id0001", "id0002")})
+
+
+# --------------------------------------------------------------------------- the printed report
+
+
+def _report(clauses: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {"layer": "mine:Memory", "capabilities": [], "budget": {"length": 2, "walks": 0, "seed": 0},
+            "clauses": clauses}
+
+
+def _entry(title: str, holds: bool | None, reason: str, witness: dict[str, Any] | None) -> dict[str, Any]:
+    return {"holds": holds, "explored": 3, "witness": witness, "reason": reason, "title": title, "skipped": 0}
+
+
+def test_a_failing_clause_prints_whatever_its_witness_lacks():
+    """A report read back from JSON may have a failing clause with no witness, or one without calls or a
+    word on how minimal it is: the table shows the reason (with '(no call)' for a witness without calls),
+    and the witness section an empty 'found:' -- never 'None', never an error."""
+    text = format_report(_report({"L1": _entry("T1", False, "r one", None),
+                                  "L2": _entry("T2", False, "r two", {}),
+                                  "L3": _entry("T3", False, "r three", {"calls": []})}))
+    rows = [line for line in text.splitlines() if line[:2] in ("L1", "L2", "L3") and line[2:4] == "  "]
+    assert rows == ["L1      T1     NO     3         r one",
+                    "L2      T2     NO     3         (no call) -- r two",
+                    "L3      T3     NO     3         (no call) -- r three"]
+    assert text.endswith("\nL1 T1: r one\n  found: \n"
+                         "\nL2 T2: r two\n  found: \n"
+                         "\nL3 T3: r three\n  found: \n")
+
+
+def test_a_clause_that_holds_or_does_not_apply_shows_its_reason_only():
+    text = format_report(_report({"L1": _entry("T1", True, "held on 3 cases", None),
+                                  "L5": _entry("T5", None, "not judged: no prefixes", None)}))
+    assert "L1      T1     yes    3         held on 3 cases" in text.splitlines()
+    assert "L5      T5     n/a    3         not judged: no prefixes" in text.splitlines()
+
+
+@pytest.mark.parametrize(("replay", "printed"), [
+    ("from mine import MemoryX\nm = MemoryX()\nprint(m)\n",
+     ["    from mine import MemoryX", "    m = MemoryX()", "    print(m)"]),
+    ("m = make()\nkind = X\n", ["    m = make()", "    kind = X"]),  # a last line that ends in X keeps it
+    ("m = make()\nprint(m)  \n", ["    m = make()", "    print(m)  "]),  # trailing blanks of the last line stay
+    ("\nm = make()\n\nprint(m)\n\n\n", ["", "    m = make()", "", "    print(m)"]),  # only trailing newlines go
+])
+def test_the_replay_is_printed_line_for_line_indented_by_four_spaces(replay: str, printed: list[str]):
+    w = {"minimality": "breadth first", "calls": ["m.delete(ids['id0001'])"], "replay": replay}
+    text = format_report(_report({"L7": _entry("T7", False, "r", w)}))
+    assert text.endswith("\n".join(["", "L7 T7: r", "  found: breadth first", "  calls:",
+                                    "    m.delete(ids['id0001'])", "  replay:", *printed, ""]))
+
+
+# --------------------------------------------------------------------------- a layer that is not deterministic
+
+
+def test_the_replay_of_a_nondeterministic_word_runs_it_twice_and_says_to_run_it_again():
+    w = conform(layers.Nondeterministic, length=2, walks=0, orders=False)["clauses"]["L5"]["witness"]
+    comments = [line for line in w["replay"].splitlines() if line.startswith("#")]
+    assert comments == ["# the word on a fresh layer",
+                        ("# the same word on another fresh layer (if both print the same, run this file again: "
+                         "the difference may come from the clock or a random draw)")]
+
+
+PARENT = "COALG_TEST_KIT_DETAILS_PARENT_PID"
+
+
+class NondeterministicInChildren(layers.GoodMemory):
+    """Deterministic in the interpreter the test runs in; in any other one (the kit's children for L5), each
+    fresh layer stamps its saves with how many layers this class made before it."""
+
+    made = itertools.count()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._stamp = next(NondeterministicInChildren.made)
+
+    def save(self, content: str, **kw: Any) -> str:
+        i = super().save(content, **kw)
+        if os.environ.get(PARENT, str(os.getpid())) != str(os.getpid()):
+            self._records[i]["metadata"]["layer"] = self._stamp
+        return i
+
+
+def test_a_layer_not_deterministic_in_the_child_interpreters_leaves_l5_unjudged_and_says_why(
+        monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv(PARENT, str(os.getpid()))
+    l5 = conform(NondeterministicInChildren, length=2, walks=0)["clauses"]["L5"]
+    assert l5["holds"] is None
+    assert l5["reason"] == ("not judged: the child interpreter with PYTHONHASHSEED=0 failed: "
+                            "coalg.conformance.blackbox.Nondeterministic: the same word, run twice on fresh layers, "
+                            "showed different stores")
+
+
+def test_the_rule_least_over_identifiers_drawn_afresh_is_a_misuse_with_the_whole_advice():
+    """A layer declaring prefix_rule 'least' that draws other identifiers on every fresh layer cannot be judged
+    by replays; the kit says so, and says what to do."""
+    with pytest.raises(ProtocolMisuse) as e:
+        conform(layers.MisuseLeastOfRandom, length=2, walks=20, orders=False)
+    assert str(e.value) == ("prefix_rule: 'least' orders the identifiers, and this layer draws other identifiers "
+                            "for the same calls on every fresh layer, so which record an ambiguous prefix names "
+                            "changes from run to run; the kit judges by replaying words: give the layer a "
+                            "repeatable source of identifiers (a counter, a seeded generator) to check it")
