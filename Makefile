@@ -6,11 +6,12 @@
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (installs TeX Live on first use)
 #   make test   run the whole test suite on every core (unit tests, doctests, book build +
 #               browser checks)
-#   make verify the deep checks (about an hour and a half on two cores, most of it the repaired
+#   make verify the deep checks (about half an hour on two cores, most of it the repaired
 #               model's length-4 search; VERIFY_EXAMPLES=2000 shortens the tests): the theorem and
 #               law tests, on both cores,
 #               with COALG_EXAMPLES=5000 random examples per property (the seed is printed;
-#               COALG_SEED=s replays it), then `coalg laws --length 4` on both models, then
+#               COALG_SEED=s replays it), then `coalg laws --length 4 --jobs 2` on both models
+#               (a line as each search ends), then
 #               every chapter top to bottom in a fresh kernel outside the book build, then
 #               thirty sessions on one explorer server; a summary at the end
 #               (VERIFY_EXAMPLES=N changes the count)
@@ -73,7 +74,8 @@ verify: setup
 	  -m "not book" -n 2 2>&1 | tee $(VERIFY_LOG)/tests.txt; [ $${PIPESTATUS[0]} = 0 ] || status=1; \
 	echo "coalg laws --length 4 on contextfs and repaired, side by side (logs in $(VERIFY_LOG))"; \
 	for r in contextfs repaired; do \
-	  ( $(PY) -m coalg laws --realisation $$r --length 4 > $(VERIFY_LOG)/laws-$$r.txt 2>&1; \
+	  ( $(PY) -m coalg laws --realisation $$r --length 4 --jobs 2 > $(VERIFY_LOG)/laws-$$r.txt \
+	      2> >(tee $(VERIFY_LOG)/laws-$$r.progress >&2); \
 	    echo $$? > $(VERIFY_LOG)/laws-$$r.status ) & done; wait; \
 	for r in contextfs repaired; do cat $(VERIFY_LOG)/laws-$$r.txt; \
 	  [ "$$(cat $(VERIFY_LOG)/laws-$$r.status)" = 0 ] || status=1; done; \
