@@ -71,7 +71,7 @@ VERIFY_LOG ?= _build/verify
 verify: setup
 	@mkdir -p $(VERIFY_LOG); status=0; \
 	COALG_EXAMPLES=$(VERIFY_EXAMPLES) $(PY) -m pytest tests/theorems tests/laws -q -p no:randomly \
-	  -m "not book" -n 2 2>&1 | tee $(VERIFY_LOG)/tests.txt; [ $${PIPESTATUS[0]} = 0 ] || status=1; \
+	  -m "not book" -n 2 --durations=15 2>&1 | tee $(VERIFY_LOG)/tests.txt; [ $${PIPESTATUS[0]} = 0 ] || status=1; \
 	echo "coalg laws --length 4 on contextfs and repaired, side by side (logs in $(VERIFY_LOG))"; \
 	for r in contextfs repaired; do \
 	  ( $(PY) -m coalg laws --realisation $$r --length 4 --jobs 2 > $(VERIFY_LOG)/laws-$$r.txt \

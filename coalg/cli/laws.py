@@ -142,8 +142,8 @@ def register(sub: Any) -> None:
         description=_LAWS_HELP,
         epilog="examples:\n  coalg laws --realisation contextfs\n  coalg laws --realisation repaired --json\n"
                "  coalg laws --realisation contextfs-runtime\n"
-               "  coalg laws -r repaired --length 4 --jobs 2   (developers: every word of length <= 4; about ten "
-               "minutes on two cores)",
+               "  coalg laws -r repaired --length 4 --jobs 2   (developers: every word of length <= 4; about a "
+               "quarter of an hour on two cores)",
         formatter_class=Formatter,
     )
     p.add_argument("--realisation", "-r", default="contextfs", metavar="NAME",
