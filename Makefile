@@ -6,8 +6,8 @@
 #   make pdf    the whole book as one PDF, _build/pdf/book.pdf (installs TeX Live on first use)
 #   make test   run the whole test suite on every core (unit tests, doctests, book build +
 #               browser checks)
-#   make verify the deep checks (about half an hour on two cores, most of it the repaired
-#               model's length-4 search; VERIFY_EXAMPLES=2000 shortens the tests): the theorem and
+#   make verify the deep checks (about forty minutes on two cores: a quarter of an hour each for
+#               the property tests and the length-4 searches; VERIFY_EXAMPLES=2000 shortens the tests): the theorem and
 #               law tests, on both cores,
 #               with COALG_EXAMPLES=5000 random examples per property (the seed is printed;
 #               COALG_SEED=s replays it), then `coalg laws --length 4 --jobs 2` on both models
