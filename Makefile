@@ -7,8 +7,8 @@
 #   make test   run the whole test suite on every core (unit tests, doctests, book build +
 #               browser checks)
 #   make verify the deep checks (about forty minutes on two cores: a quarter of an hour each for
-#               the property tests and the length-4 searches; VERIFY_EXAMPLES=2000 shortens the tests): the theorem and
-#               law tests, on both cores,
+#               the property tests and the length-4 searches; VERIFY_EXAMPLES=2000 shortens the
+#               tests): the theorem and law tests, on both cores,
 #               with COALG_EXAMPLES=5000 random examples per property (the seed is printed;
 #               COALG_SEED=s replays it), then `coalg laws --length 4 --jobs 2` on both models
 #               (a line as each search ends), then

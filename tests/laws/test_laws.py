@@ -358,8 +358,8 @@ def test_laws_in_several_processes_print_the_same_table_and_say_as_each_search_e
 @pytest.mark.parametrize(("args", "message"), [
     (["-j", "0"], "coalg laws: error: --jobs must be at least 1, not 0\n"),
     (["-r", "contextfs-runtime", "--jobs", "2"],
-     "coalg laws: error: --jobs applies to the models (contextfs, repaired); contextfs-runtime is observed "
-     "in one child interpreter\n"),
+     ("coalg laws: error: --jobs applies to the models (contextfs, repaired); contextfs-runtime is observed "
+      "in one child interpreter\n")),
 ])
 def test_laws_refuses_a_bad_number_of_processes_in_one_line(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
