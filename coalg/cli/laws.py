@@ -89,7 +89,7 @@ def realisation_law_table(name: str, max_len: int | None = None, *, jobs: int = 
     if max_len is not None and max_len < 1:
         raise BadLength(f"--length must be at least 1, not {max_len}")
     if jobs > 1:
-        _settle_in_parallel(name, max_len, jobs, progress or (lambda line: None))
+        _settle_in_parallel(realisation, max_len, jobs, progress or (lambda line: None))
     return laws.law_table(realisation, max_len=max_len)
 
 
@@ -100,9 +100,13 @@ def _settle_group(name: str, keys: tuple[str, ...], max_len: int | None) -> tupl
     return verdicts, time.perf_counter() - start
 
 
-def _settle_in_parallel(name: str, max_len: int | None, jobs: int, progress: Callable[[str], None]) -> None:
-    """Check each exploration group of the law table in a worker; remember every verdict here."""
-    realisation = model.get_realisation(name)
+def _settle_in_parallel(realisation: model.Realisation, max_len: int | None, jobs: int,
+                        progress: Callable[[str], None]) -> None:
+    """Check each exploration group of the law table in a worker; remember every verdict here.
+
+    A worker finds the realisation again by its name in the registry (a step function need not pickle).
+    """
+    name = realisation.name
     groups = exploration_groups(CLAUSE_TABLE, realisation, max_len=max_len)
     with ProcessPoolExecutor(min(jobs, len(groups))) as pool:
         running = {pool.submit(_settle_group, name, tuple(c.key for c in g), max_len): g for g in groups}
