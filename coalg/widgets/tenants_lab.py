@@ -317,9 +317,9 @@ class TenantsLab(Explorer):
     def _draw(self, ui: dict[str, Any]) -> None:
         for key in PARAMETERS:
             ui[key].value = self.params[key]
+        if not self.built:  # hidden first: the old union never shows beside "No tenants are shown"
+            ui["figure"].layout.display = "none"
         ui["report"].value = self.report_html()
         if self.built:
             ui["figure"].value = self.figure_svg()
             ui["figure"].layout.display = None
-        else:
-            ui["figure"].layout.display = "none"
