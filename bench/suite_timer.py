@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark (not a test): a slice of the test suite, one process against pytest-xdist workers.
 
-``make test`` runs ``pytest -n auto --dist loadfile``.  This times the same slice both
+``make test`` runs ``pytest -n N --dist loadfile`` (N one more than the cores).  This times the same slice both
 ways, so the effect of the workers can be measured without running the whole suite
 (the book build and browser checks are left out unless ``--slice`` names them).
 
