@@ -207,14 +207,16 @@ def stores(
     labels: Iterable[Relation] | None = None,
     record_strategy: st.SearchStrategy[Record] | None = None,
     id_strategy: st.SearchStrategy[Id] | None = None,
+    min_records: int = 0,
 ) -> Store:
     """Any store of S (Definition 3.4): no closure condition is imposed.
 
-    With ``dangling=False`` every edge endpoint holds a record (referentially closed).
+    With ``dangling=False`` every edge endpoint holds a record (referentially closed);
+    ``min_records`` records at least (drawn so, not filtered afterwards).
     """
     ids = identifiers() if id_strategy is None else id_strategy
     rec = records() if record_strategy is None else record_strategy
-    dom = draw(st.lists(ids, unique=True, max_size=max_records))
+    dom = draw(st.lists(ids, unique=True, min_size=min_records, max_size=max_records))
     recs = {i: draw(rec) for i in dom}
     if dom:
         endpoint = st.sampled_from(sorted(dom)) | ids if dangling else st.sampled_from(sorted(dom))

@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from budget import budget
 from hypothesis import HealthCheck
 from hypothesis import strategies as st
-from strategies import fragment_letters, stores
+from strategies import fragment_letters, identifiers, stores
 from thm_reference import ac_plus_part, dom, inv, occ, without_ancestry_danglers
+from thm_reference import ids as mentioned
 
 from coalg.model import CONTEXTFS, REPAIRED, Allocation, Edge, Letter, Realisation, Store, creates
 
@@ -37,9 +38,22 @@ FRESH = tuple(f"z{k}" for k in range(1, 9))
 CLOCK = 100
 
 
-def any_stores(max_records: int = 5, max_edges: int = 7) -> st.SearchStrategy[Store]:
+def any_stores(max_records: int = 5, max_edges: int = 7, min_records: int = 0) -> st.SearchStrategy[Store]:
     """Any store of S: dangling edges allowed, no closure condition."""
-    return stores(max_records, max_edges)
+    return stores(max_records, max_edges, min_records=min_records)
+
+
+@st.composite
+def mention_disjoint_pairs(draw: st.DrawFn, max_records: int = 3, max_edges: int = 4) -> tuple[Store, Store]:
+    """Two stores that mention no identifier in common, so that s ⊕ t is defined (Definition 6.5).
+
+    ``t`` is drawn over the identifiers ``s`` does not mention: every such pair can come up,
+    and none is drawn only to be thrown away.
+    """
+    s = draw(any_stores(max_records, max_edges))
+    taken = mentioned(s)
+    t = draw(stores(max_records, max_edges, id_strategy=identifiers().filter(lambda i: i not in taken)))
+    return s, t
 
 
 def ancestry_closed_stores() -> st.SearchStrategy[Store]:
