@@ -12,9 +12,26 @@ from typing import Any
 import conform_layers as layers
 import pytest
 
-from coalg.conformance import ProtocolMisuse, conform, format_report
+from coalg.conformance import ProtocolMisuse, conform, format_report, order
 from coalg.conformance.compare import rename_output, rename_store
-from coalg.model import Edge, Found, FrozenMap, Nothing, Record, Relation, Store, Wrote
+from coalg.conformance.order import HASHSEEDS, _hash_witness, _probe, probe
+from coalg.laws import show_letter
+from coalg.model import (
+    Allocation,
+    Call,
+    Edge,
+    Evolve,
+    Found,
+    FrozenMap,
+    Nothing,
+    Record,
+    Relation,
+    Save,
+    Store,
+    Wrote,
+    call_to_json,
+    letter_from_json,
+)
 
 # --------------------------------------------------------------------------- renaming (L5 across save orders)
 
@@ -153,3 +170,89 @@ def test_the_rule_least_over_identifiers_drawn_afresh_is_a_misuse_with_the_whole
                             "for the same calls on every fresh layer, so which record an ambiguous prefix names "
                             "changes from run to run; the kit judges by replaying words: give the layer a "
                             "repeatable source of identifiers (a counter, a seeded generator) to check it")
+
+
+# --------------------------------------------------------------------------- L5 in the child interpreters
+
+
+class PrefixEvolveByHash(layers.DeclaredPrefix):
+    """evolve through a record's own prefix (not its whole identifier) types the new version by the iteration
+    order of a set of strings: by the hash seed.  Through the whole identifier it keeps the parent's type."""
+
+    def evolve(self, id: str, content: str, *, valid_time: Any = None) -> str:
+        j = super().evolve(id, content, valid_time=valid_time)
+        if id not in self._records:  # a prefix
+            self._records[j]["type"] = next(iter({"fact", "decision"}))
+        return j
+
+
+def test_a_call_by_a_records_own_prefix_is_run_under_both_hash_seeds():
+    """Only the prefix all records share is left to the parent: a call naming one record by its own prefix is
+    explored in the children like any other."""
+    l5 = conform(PrefixEvolveByHash, length=2, walks=0)["clauses"]["L5"]
+    assert l5["holds"] is False
+    w = l5["witness"]
+    assert w["kind"] == "hash seed" and w["minimality"] == "breadth first: no shorter word differs"
+    assert [show_letter(letter_from_json(a)) for a in w["word"]] == ["save('a' in alice)",
+                                                                     "evolve(id0001…, 'v2') by prefix"]
+    assert "the record id0002 has type" in l5["reason"]
+
+
+A, B = Record("a", namespace="alice"), Record("b", type="decision", namespace="alice")
+
+
+def _word(*calls: Call) -> list[dict[str, Any]]:
+    return [call_to_json(c) for c in calls]
+
+
+def test_a_word_run_again_with_a_call_left_out_names_nothing_where_the_call_made_a_record():
+    # cut from: save a (id0001), save b (id0002), evolve(id0001); with save a left out, b is now id0001, and the
+    # evolve must not act on it: it names id0001-gone, and GoodMemory refuses it in both interpreters
+    cut = _word(Call(Save(B), Allocation(("id0002",), 2)), Call(Evolve("id0001", "v2"), Allocation(("id0003",), 3)))
+    runs = probe("conform_layers:GoodMemory", [cut], ["id0001", "id0002", "id0003"])
+    assert len(runs) == 2
+    for (got,) in runs:
+        assert [c["letter"].get("id") for c in got["calls"]] == [None, "id0001-gone"]
+        assert got["outputs"][1] == {"out": "err", "reason": "refused (KeyError)"}
+        assert list(got["after"]["records"]) == ["id0001"] and got["after"]["edges"] == []
+        assert got["after"]["records"]["id0001"]["content"] == "b"
+
+
+def test_the_empty_word_is_observed_as_a_fresh_layer():
+    # what the shrinking of a one-call witness tries last (no child is started: run in this interpreter)
+    got = _probe("conform_layers:GoodMemory", [[]], [])
+    assert got == [{"calls": [], "outputs": [],
+                    "after": {"format": "coalg-store", "version": 1, "records": {}, "edges": []}}]
+
+
+class EvolveMarkedUnderSeedOne(layers.GoodMemory):
+    """What evolve makes carries the interpreter's hash seed, when that seed is 1 (set by the test below)."""
+
+    seed = 0
+
+    def evolve(self, id: str, content: str, *, valid_time: Any = None) -> str:
+        j = super().evolve(id, content, valid_time=valid_time)
+        if EvolveMarkedUnderSeedOne.seed == 1:
+            self._records[j]["metadata"]["seed"] = 1
+        return j
+
+
+def test_a_hash_seed_witness_found_on_a_walk_is_shrunk_a_call_at_a_time_keeping_what_each_call_names(
+        monkeypatch: pytest.MonkeyPatch):
+    # the two children stood in for by this interpreter, the layer told which seed it runs under
+    def in_process(spec: str, words: list[list[dict[str, Any]]], planned: Any = ()) -> list[Any]:
+        runs = []
+        for h in HASHSEEDS:
+            monkeypatch.setattr(EvolveMarkedUnderSeedOne, "seed", h)
+            runs.append(_probe(spec, words, list(planned)))
+        return runs
+
+    monkeypatch.setattr(order, "probe", in_process)
+    walk = _word(Call(Save(A), Allocation(("id0001",), 1)), Call(Save(B), Allocation(("id0002",), 2)),
+                 Call(Evolve("id0001", "v2"), Allocation(("id0003",), 3)))
+    w = _hash_witness(f"{__name__}:EvolveMarkedUnderSeedOne", walk, True)
+    # save b goes (the evolve still acts on a), then no single call can: without the save the evolve names
+    # nothing, without the evolve nothing differs
+    assert [show_letter(letter_from_json(a)) for a in w["word"]] == ["save('a' in alice)", "evolve(id0001, 'v2')"]
+    assert w["minimality"] == "found on a seeded random walk, then shrunk greedily: no single call can be removed"
+    assert w["offending"]["record"] == "id0002"
