@@ -423,6 +423,9 @@ _NO_DOMAIN = "a missing domain read as None instead of {}: both are falsy, and t
 _ASCII_FLAG = "json.dumps only tests ensure_ascii for truth: None acts as False"
 _SOME_WORD = "read_word_file refuses a file without a word, so max never falls back on its default"
 _POOL_SIZE = "the pool's size changes only how many children run at once: the results are merged by index"
+_MERGE_BY_PREFIX = ("only a merge by prefix reaches it with ids, and the kit's one names the prefix every record "
+                    "shares, never a record: '' is never a record either, so the answer is the same")
+_ID_OR_IDS = "differs only for a by-prefix letter with neither id nor ids, and the kit builds none"
 
 
 EQUIVALENT: dict[str, str] = {
@@ -545,6 +548,12 @@ EQUIVALENT: dict[str, str] = {
     "coalg.conformance.kit.x__nondeterministic__mutmut_32": "replay_script's default, valid_time=True, prints a "
                                                             "call's valid time only when it has one, and a layer "
                                                             "without the capability is never sent one",
+    **{f"coalg.conformance.order.x__args__mutmut_{k}": _MERGE_BY_PREFIX for k in (1, 2, 7, 8, 9)},
+    **{f"coalg.conformance.order.x__args__mutmut_{k}": _ID_OR_IDS for k in (15, 18, 21)},
+    **{f"coalg.conformance.order.x__probe__mutmut_{k}": "the Replay's name only labels its realisation, which "
+                                                       "_probe steps and never names" for k in (6, 9)},
+    **{f"coalg.conformance.order.x_probe__mutmut_{k}": "a child runs _probe for every mode but 'observe', so any "
+                                                      "other spelling of 'probe' does the same" for k in (4, 5)},
     "coalg.model.store.xǁStoreǁwithout_edges__mutmut_3": "the shortcut returns the store itself when no edge "
                                                         "goes; without it an equal store is built",
     "coalg.model.store.xǁStoreǁwith_edges__mutmut_4": "the shortcut returns the store itself when every edge "
@@ -561,6 +570,9 @@ JUDGED_AT: dict[str, str] = {
     "coalg.conformance.report.x_format_report": "fa27102dc28d",
     "coalg.conformance.kit.x__planned": "75ebfadf1ca7",
     "coalg.conformance.kit.xǁLawViolationǁ__init__": "d09059bd5a63",
+    "coalg.conformance.order.x__args": "d6c28768733b",
+    "coalg.conformance.order.x__probe": "800788ea2b6e",
+    "coalg.conformance.order.x_probe": "539dfe6620a3",
     "coalg.conformance.order.x__hash_witness": "426d94de8068",
     "coalg.conformance.order.x__shrink_reorder": "0c9b7dfc1ac1",
     "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun": "06c88f22ce53",
