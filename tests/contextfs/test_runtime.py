@@ -281,6 +281,24 @@ def test_comparison_with_the_model(observed) -> None:
     assert "clause" in text.splitlines()[0] and "L4ii" in text
 
 
+def test_each_row_of_the_comparison_sets_both_verdicts_side_by_side(observed) -> None:
+    from coalg.contextfs import DIFFERENCES, compare_tables
+    from coalg.laws import law_table
+    from coalg.model import CONTEXTFS
+
+    build_law_tables()
+    model = law_table(CONTEXTFS)
+    word = {True: "holds", False: "fails"}
+    rows = compare_tables(model, observed)
+    for r in rows:
+        m, o = model["clauses"][r["clause"]], observed["clauses"][r["clause"]]
+        assert (r["title"], r["model"], r["observed"]) == (m["title"], word[m["holds"]], word[o["holds"]])
+        assert (r["model_explored"], r["observed_explored"]) == (m["explored"], o["explored"])
+        assert r["why"] == DIFFERENCES[r["clause"]]
+        assert bool(r["model_witness"]) == (not m["holds"]) and bool(r["observed_witness"]) == (not o["holds"])
+    assert {r["model"] for r in rows} == {"holds", "fails"}  # Table 2 has both verdicts
+
+
 def test_full_budget_is_described() -> None:
     from coalg.contextfs import FULL, REDUCED
 
