@@ -282,6 +282,8 @@ def test_comparison_with_the_model(observed) -> None:
 
 
 def test_each_row_of_the_comparison_sets_both_verdicts_side_by_side(observed) -> None:
+    import copy
+
     from coalg.contextfs import DIFFERENCES, compare_tables
     from coalg.laws import law_table
     from coalg.model import CONTEXTFS
@@ -297,6 +299,11 @@ def test_each_row_of_the_comparison_sets_both_verdicts_side_by_side(observed) ->
         assert r["why"] == DIFFERENCES[r["clause"]]
         assert bool(r["model_witness"]) == (not m["holds"]) and bool(r["observed_witness"]) == (not o["holds"])
     assert {r["model"] for r in rows} == {"holds", "fails"}  # Table 2 has both verdicts
+    # the two tables given are the ones compared: a change made to each shows in its row
+    mine, theirs = copy.deepcopy(model), copy.deepcopy(observed)
+    mine["clauses"]["L1"]["title"], theirs["clauses"]["L1"]["explored"] = "a title of this test's own", -1
+    first = compare_tables(mine, theirs)[0]
+    assert (first["clause"], first["title"], first["observed_explored"]) == ("L1", "a title of this test's own", -1)
 
 
 def test_full_budget_is_described() -> None:
