@@ -132,19 +132,25 @@ def test_seeds_agree_with_the_model_except_what_the_package_decides(cfs) -> None
     (Link("id0001", Relation.REFERENCES, "id0002"), ()),
     (SaveAt("id0001", Record("replaced", namespace="alice")), ()),
     (Merge(("id0001", "id0002"), type="fact"), ("id0004",)),
+    # what a call may add: a summary and tags, merged content, a namespace (refused), an edge both ways
+    (Evolve("id0003", "v2", summary="why", tags=frozenset({"t"})), ("id0004",)),
+    (Merge(("id0001", "id0002"), content="both", type="fact", summary="one"), ("id0004",)),
+    (Merge(("id0001", "id0002"), type="fact", namespace="alice"), ("id0004",)),
+    (Link("id0001", Relation.DEPENDS_ON, "id0002", bidirectional=True), ()),
 ], ids=lambda x: getattr(x, "kind", str(x)))
 def test_steps_agree_with_the_model_on_the_lineage(cfs, merged_seed, letter, alloc, no_network) -> None:
+    # a merge names its type: with two types tied, the package picks one by hash order (L5)
     xi = Allocation(alloc, 4)
     out_m, s_m = CONTEXTFS.step(merged_seed, letter, xi)
     out_r, s_r = cfs.RUNTIME.step(merged_seed, letter, xi)
     assert s_r.edges == s_m.edges
     assert s_r.dom() == s_m.dom()
-    assert type(out_r) is type(out_m)
-    for i in s_m.dom():
-        a, b = s_m.records[i], s_r.records[i]
-        assert (a.content, a.type, a.namespace, a.tags, a.created_at) == (b.content, b.type, b.namespace, b.tags,
-                                                                          b.created_at)
-        assert {k: v for k, v in a.metadata.items()} == {k: v for k, v in b.metadata.items()}
+    for i in s_m.dom():  # every field, summary and times included
+        assert s_r.records[i] == s_m.records[i], i
+    if isinstance(out_m, Err):  # the reasons name the version differently ("a93035d", "0.2.35")
+        assert isinstance(out_r, Err) and out_r.reason.split(":")[0] == out_m.reason.split(":")[0] == letter.kind
+    else:
+        assert out_r == out_m
 
 
 def test_allocated_uuids_are_renamed_to_the_allocation(cfs, merged_seed) -> None:
