@@ -446,6 +446,10 @@ EQUIVALENT: dict[str, str] = {
                                                                        "themselves, so pop's default is never used"),
     "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_273": _SQL_CASE,
     "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_274": _SQL_CASE,
+    "coalg.contextfs.adapter.x__run_letter__mutmut_161": "the output keeps only the edges the package wrote, so an "
+                                                         "inverse offered for a one-way link is dropped there",
+    "coalg.contextfs.adapter.x__run_letter__mutmut_172": "every kind of letter has its case: the TypeError is "
+                                                         "never raised",
     "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun__mutmut_33": _STEP_FILE,
     "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun__mutmut_34": _STEP_FILE,
     "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun__mutmut_60": _SQL_CASE,
@@ -575,6 +579,7 @@ JUDGED_AT: dict[str, str] = {
     "coalg.conformance.order.x_probe": "539dfe6620a3",
     "coalg.conformance.order.x__hash_witness": "426d94de8068",
     "coalg.conformance.order.x__shrink_reorder": "0c9b7dfc1ac1",
+    "coalg.contextfs.adapter.x__run_letter": "b74864d132fa",
     "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun": "06c88f22ce53",
     "coalg.contextfs.auditing.x_format_report": "85dbeeb8db5b",
     "coalg.contextfs.auditing.x_iter_findings": "2e03a657157f",

@@ -137,6 +137,7 @@ def test_seeds_agree_with_the_model_except_what_the_package_decides(cfs) -> None
     (Merge(("id0001", "id0002"), content="both", type="fact", summary="one"), ("id0004",)),
     (Merge(("id0001", "id0002"), type="fact", namespace="alice"), ("id0004",)),
     (Link("id0001", Relation.DEPENDS_ON, "id0002", bidirectional=True), ()),
+    (Link("id0001", Relation.CONTRADICTS, "missing"), ()),
 ], ids=lambda x: getattr(x, "kind", str(x)))
 def test_steps_agree_with_the_model_on_the_lineage(cfs, merged_seed, letter, alloc, no_network) -> None:
     # a merge names its type: with two types tied, the package picks one by hash order (L5)
