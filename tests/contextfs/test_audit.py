@@ -162,6 +162,17 @@ def test_unusable_inputs_give_one_clear_error(tmp_path: Path) -> None:
         assert str(e.value) == f"{tmp_path / name}: {message}"
 
 
+def test_text_that_is_not_utf8_makes_a_corrupt_database_and_the_message_names_its_column(tmp_path: Path) -> None:
+    path = _db(tmp_path, [("a", "n", {})], [])
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE memories SET content = CAST(x'ff41' AS TEXT)")  # 0xff never starts a UTF-8 character
+    conn.commit()
+    conn.close()
+    with pytest.raises(AuditError) as e:
+        read_database(path, "contextfs")
+    assert str(e.value).startswith(f"{path}: corrupt database: ") and "column 'content'" in str(e.value)
+
+
 def test_newer_schemas_are_refused(tmp_path: Path) -> None:
     newer = _db(tmp_path, [("a", "n", {})], [], "newer.db", revision="010")
     with pytest.raises(AuditError, match="newer or unknown ContextFS schema.*'010'"):
@@ -258,6 +269,18 @@ def test_views_read_what_they_say(tmp_path: Path) -> None:
     assert len(c.store.edges) == 1 and len(m.store.edges) == 0
     assert c.all_rows["b"] == ("n", True)
     assert next(iter(c.store.edges)).relation is Relation.REFERENCES
+
+
+def test_an_edge_with_a_label_the_package_lacks_or_deleted_is_passed_over_and_the_later_ones_read(
+        tmp_path: Path) -> None:
+    path = _db(tmp_path, [("a", "n", {}), ("b", "n", {})],
+               [("a", "not_a_label", "b"), ("b", "evolved_from", "a"), ("a", "references", "b", True),
+                ("b", "supersedes", "a")])
+    edges = {view: sorted((e.source, e.relation.value, e.target) for e in read_database(path, view).store.edges)
+             for view in ("contextfs", "model")}
+    assert edges["contextfs"] == [("a", "references", "b"), ("b", "evolved_from", "a"), ("b", "supersedes", "a")]
+    assert edges["model"] == [("b", "evolved_from", "a"), ("b", "supersedes", "a")]  # the deleted edge left out
+    assert read_database(path, "model").path == str(path)
 
 
 def test_report_is_deterministic_across_hash_seeds() -> None:
