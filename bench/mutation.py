@@ -446,6 +446,7 @@ EQUIVALENT: dict[str, str] = {
                                                                        "themselves, so pop's default is never used"),
     "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_273": _SQL_CASE,
     "coalg.contextfs.synthetic.x_make_synthetic_database__mutmut_274": _SQL_CASE,
+    "coalg.contextfs.database.x_read_database__mutmut_179": _SQL_CASE,
     "coalg.contextfs.adapter.x__run_letter__mutmut_161": "the output keeps only the edges the package wrote, so an "
                                                          "inverse offered for a one-way link is dropped there",
     "coalg.contextfs.adapter.x__run_letter__mutmut_172": "every kind of letter has its case: the TypeError is "

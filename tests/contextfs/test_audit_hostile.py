@@ -85,7 +85,9 @@ def test_duplicate_ids_in_a_table_without_primary_key_are_reported_not_merged(tm
     rep = audit(path)
     assert rep["records"] == 2  # the first row of each id
     dups = [f for f in rep["findings"] if f["law"] == "rows"]
-    assert [f["records"] for f in dups] == [["dup00001"]] and "3 rows of memories have this id" in dups[0]["detail"]
+    assert [f["records"] for f in dups] == [["dup00001"]]
+    assert ("3 rows of memories have this id (the table has no primary key): the first row is read, as recall's "
+            "scan meets it first") in dups[0]["detail"]  # which row stands for the id, and why
     p = _cli(path)
     assert p.returncode == 1 and "rows " in p.stdout and "Traceback" not in p.stderr
 
