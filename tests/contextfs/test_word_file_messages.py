@@ -198,3 +198,12 @@ def test_a_missing_word_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(InputError) as e:
         read_word_file(f)
     assert str(e.value) == f"{f}: cannot read the word file (No such file or directory)"
+
+
+def test_a_step_reads_as_its_call_then_what_it_allocates_and_which_edge_writes_fail() -> None:
+    # the lines a differential report prints for a word, one per step
+    failing = EVOLVE.with_faults(1, 0)
+    assert str(WordStep(failing)) == f"{EVOLVE.letter} -> b0000000-002 [edge write 0, 1 fails]"
+    two = Call(Evolve("a0000000-001", "y"), Allocation(("b0000000-002", "c0000000-003"), 2))
+    assert str(WordStep(two)) == f"{two.letter} -> b0000000-002, c0000000-003"
+    assert str(WordStep(SAVE, True)) == f"{SAVE.letter} under id a0000000-001"
