@@ -53,6 +53,18 @@ def test_the_store_read_back_holds_the_saved_records_and_edges_and_soft_deleted_
     assert sorted(live.store(live_only=False).dom()) == [A, B]
 
 
+def test_a_save_keeps_the_summary_and_the_time_it_is_given_and_without_an_id_gets_the_packages_own(live):
+    from datetime import datetime
+
+    when = datetime(2026, 1, 2, 3, 4, 5)
+    live.save("third", id="cccc0000-003", namespace="x", summary="in short", created_at=when)
+    mem = live.recall("cccc0000-003")
+    assert (mem.content, mem.summary, mem.created_at, mem.updated_at) == ("third", "in short", when, when)
+    fresh = live.save("fourth")
+    assert fresh.id not in (A, B, "cccc0000-003") and len(fresh.id) == 12 and fresh.summary is None  # str(uuid4())[:12]
+    assert live.recall(fresh.id).content == "fourth"
+
+
 def test_the_routers_whole_store_calls_run_offline_on_the_null_vector_backend(live):
     from coalg.contextfs.offline import modules
 
