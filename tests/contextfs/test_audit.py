@@ -32,6 +32,7 @@ from coalg.contextfs import (
     make_demo_database,
     make_synthetic_database,
     read_database,
+    read_sqlite_store,
     unavailable_reason,
 )
 from coalg.model import Relation
@@ -281,6 +282,19 @@ def test_an_edge_with_a_label_the_package_lacks_or_deleted_is_passed_over_and_th
     assert edges["contextfs"] == [("a", "references", "b"), ("b", "evolved_from", "a"), ("b", "supersedes", "a")]
     assert edges["model"] == [("b", "evolved_from", "a"), ("b", "supersedes", "a")]  # the deleted edge left out
     assert read_database(path, "model").path == str(path)
+
+
+def test_the_whole_store_read_keeps_live_rows_and_clock_readings_unless_asked_otherwise(tmp_path: Path) -> None:
+    path = _db(tmp_path, [("a", "n", {}), ("b", "n", {}, True)], [])
+    conn = sqlite3.connect(path)
+    try:
+        assert sorted(read_sqlite_store(conn).dom()) == ["a"]  # what recall sees: b is soft-deleted
+        assert sorted(read_sqlite_store(conn, live_only=False).dom()) == ["a", "b"]
+        with_clocks, without = read_sqlite_store(conn).records["a"], read_sqlite_store(conn, clocks=False).records["a"]
+        assert with_clocks.created_at is not None and with_clocks.updated_at is not None
+        assert (without.created_at, without.updated_at) == (None, None)
+    finally:
+        conn.close()
 
 
 def test_report_is_deterministic_across_hash_seeds() -> None:
