@@ -325,6 +325,9 @@ def test_the_observed_table_spends_the_budget_it_is_given(no_network) -> None:
     budget = Budget(max_len=0, random_runs=2, l6_max_len=1)
     table = observed_law_table(budget)
     assert table["budget"] == budget.describe()
+    # L6 has a length of its own: with it, a one-call witness is found even though max_len is 0
+    l6 = table["clauses"]["L6"]
+    assert l6["holds"] is False and len(l6["witness"]["word"]) == 1
     for k, e in table["clauses"].items():
         if e["holds"]:  # nothing found: every seed, then exactly the walks asked for
             assert (e["exhaustive_length"], e["random_walks"]) == (0, 2), k
