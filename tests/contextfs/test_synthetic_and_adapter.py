@@ -515,3 +515,10 @@ def test_seed_children_run_at_most_workers_at_once(monkeypatch: pytest.MonkeyPat
         assert state["most"] <= limit
         assert sorted(kw["hashseed"] for kw in seen) == [0, 1, 2]
         assert all(kw["timeout"] == 120 and kw["what"] == f"the PYTHONHASHSEED={kw['hashseed']} run" for kw in seen)
+
+
+def test_a_clock_reading_is_seconds_after_the_epoch_and_none_is_the_epoch() -> None:
+    from coalg.contextfs.tables import stamp, unstamp
+
+    assert stamp(None) == stamp(0) == datetime(2000, 1, 1)
+    assert stamp(61) == datetime(2000, 1, 1, 0, 1, 1) and unstamp(stamp(61)) == 61 and unstamp(None) is None
