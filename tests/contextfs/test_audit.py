@@ -277,11 +277,11 @@ def test_an_edge_with_a_label_the_package_lacks_or_deleted_is_passed_over_and_th
     path = _db(tmp_path, [("a", "n", {}), ("b", "n", {})],
                [("a", "not_a_label", "b"), ("b", "evolved_from", "a"), ("a", "references", "b", True),
                 ("b", "supersedes", "a")])
-    edges = {view: sorted((e.source, e.relation.value, e.target) for e in read_database(path, view).store.edges)
-             for view in ("contextfs", "model")}
+    dbs = {view: read_database(path, view) for view in ("contextfs", "model")}
+    edges = {view: sorted((e.source, e.relation.value, e.target) for e in db.store.edges) for view, db in dbs.items()}
     assert edges["contextfs"] == [("a", "references", "b"), ("b", "evolved_from", "a"), ("b", "supersedes", "a")]
     assert edges["model"] == [("b", "evolved_from", "a"), ("b", "supersedes", "a")]  # the deleted edge left out
-    assert read_database(path, "model").path == str(path)
+    assert dbs["model"].path == dbs["contextfs"].path == str(path)
 
 
 def test_the_whole_store_read_keeps_live_rows_and_clock_readings_unless_asked_otherwise(tmp_path: Path) -> None:

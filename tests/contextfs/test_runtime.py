@@ -275,31 +275,20 @@ def test_observed_l5_is_prefix_resolution_and_l3_fault_path_fails(observed) -> N
 
 
 def test_comparison_with_the_model(observed) -> None:
+    import copy
+
     from coalg.contextfs import DIFFERENCES, GENERAL_DIFFERENCES, compare_tables, format_comparison
+    from coalg.laws import law_table
+    from coalg.model import CONTEXTFS
 
     build_law_tables()  # the model's verdicts as this run's book build computed them, if valid
+    model = law_table(CONTEXTFS)
     rows = compare_tables(observed=observed)
     assert [r["clause"] for r in rows] == list(laws.CLAUSES)
     assert all(r["agree"] for r in rows)
     assert set(DIFFERENCES) == set(laws.CLAUSES) and len(GENERAL_DIFFERENCES) >= 5
-    by = {r["clause"]: r for r in rows}
-    assert by["L5"]["model_witness"].startswith("merge(") and by["L5"]["observed_witness"] != by["L5"]["model_witness"]
-    text = format_comparison(rows)
-    assert text.splitlines()[0].split() == ["clause", "model", "observed", "model", "witness", "observed", "witness"]
-    assert "L4ii" in text
-
-
-def test_each_row_of_the_comparison_sets_both_verdicts_side_by_side(observed) -> None:
-    import copy
-
-    from coalg.contextfs import DIFFERENCES, compare_tables
-    from coalg.laws import law_table
-    from coalg.model import CONTEXTFS
-
-    build_law_tables()
-    model = law_table(CONTEXTFS)
+    # each row sets both verdicts side by side, as the two tables give them
     word = {True: "holds", False: "fails"}
-    rows = compare_tables(model, observed)
     for r in rows:
         m, o = model["clauses"][r["clause"]], observed["clauses"][r["clause"]]
         assert (r["title"], r["model"], r["observed"]) == (m["title"], word[m["holds"]], word[o["holds"]])
@@ -307,11 +296,16 @@ def test_each_row_of_the_comparison_sets_both_verdicts_side_by_side(observed) ->
         assert r["why"] == DIFFERENCES[r["clause"]]
         assert bool(r["model_witness"]) == (not m["holds"]) and bool(r["observed_witness"]) == (not o["holds"])
     assert {r["model"] for r in rows} == {"holds", "fails"}  # Table 2 has both verdicts
+    by = {r["clause"]: r for r in rows}
+    assert by["L5"]["model_witness"].startswith("merge(") and by["L5"]["observed_witness"] != by["L5"]["model_witness"]
     # the two tables given are the ones compared: a change made to each shows in its row
     mine, theirs = copy.deepcopy(model), copy.deepcopy(observed)
     mine["clauses"]["L1"]["title"], theirs["clauses"]["L1"]["explored"] = "a title of this test's own", -1
     first = compare_tables(mine, theirs)[0]
     assert (first["clause"], first["title"], first["observed_explored"]) == ("L1", "a title of this test's own", -1)
+    text = format_comparison(rows)
+    assert text.splitlines()[0].split() == ["clause", "model", "observed", "model", "witness", "observed", "witness"]
+    assert "L4ii" in text
 
 
 def test_full_budget_is_described() -> None:
