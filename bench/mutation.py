@@ -559,6 +559,8 @@ EQUIVALENT: dict[str, str] = {
                                                        "_probe steps and never names" for k in (6, 9)},
     **{f"coalg.conformance.order.x_probe__mutmut_{k}": "a child runs _probe for every mode but 'observe', so any "
                                                       "other spelling of 'probe' does the same" for k in (4, 5)},
+    **{f"coalg.contextfs.random_words.x__prefix__mutmut_{k}": "random() is exactly the bound with probability "
+                                                              "about 2**-53: < and <= draw the same" for k in (3, 30)},
     "coalg.model.store.xǁStoreǁwithout_edges__mutmut_3": "the shortcut returns the store itself when no edge "
                                                         "goes; without it an equal store is built",
     "coalg.model.store.xǁStoreǁwith_edges__mutmut_4": "the shortcut returns the store itself when every edge "
@@ -582,6 +584,7 @@ JUDGED_AT: dict[str, str] = {
     "coalg.conformance.order.x__shrink_reorder": "0c9b7dfc1ac1",
     "coalg.contextfs.adapter.x__run_letter": "b74864d132fa",
     "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun": "06c88f22ce53",
+    "coalg.contextfs.random_words.x__prefix": "09848efe892a",
     "coalg.contextfs.auditing.x_format_report": "85dbeeb8db5b",
     "coalg.contextfs.auditing.x_iter_findings": "2e03a657157f",
     "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges": "238d34bec106",

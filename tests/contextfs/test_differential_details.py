@@ -500,3 +500,42 @@ def test_run_words_of_length_one_are_one_step_each() -> None:
     results = diff.run_words(3, range(3), 1, faults=False)
     assert [(r["index"], r["steps"], r["agree"], r["faulty_steps"]) for r in results] == [
         (0, 1, True, 0), (1, 1, True, 0), (2, 1, True, 0)]
+
+
+# =========================================================================== the inputs drawn
+
+
+def test_a_merge_reads_the_records_it_names_by_equality_or_its_theta_first_match_by_prefix() -> None:
+    from coalg.contextfs.random_words import resolved_ids
+    from coalg.model import Merge, Theta
+
+    s = Store.of({"ab1": Record("x"), "ab2": Record("y"), "cd3": Record("z")})
+    # by equality, a prefix of a record names nothing: it is dropped, as the package drops it
+    assert resolved_ids(s, Merge(("ab", "cd3", "zz")), Theta()) == ["cd3"]
+    # by prefix, each argument reads the θ-first record LIKE finds: θ decides between ab1 and ab2
+    a = Merge(("AB", "c"), by_prefix=True)
+    assert resolved_ids(s, a, Theta()) == ["ab1", "cd3"]
+    assert resolved_ids(s, a, Theta(descending=True)) == ["ab2", "cd3"]
+    assert resolved_ids(s, a, Theta(id_priority=("ab2",))) == ["ab2", "cd3"]
+
+
+def test_the_prefixes_drawn_cover_every_shape_like_reads_differently() -> None:
+    """Prefixes of stored identifiers of every length, short strings, and each change :func:`_odd` makes."""
+    from coalg.contextfs.random_words import _prefix
+
+    ids = ["ab12cd34ef56", "ab12ffff0000", "c0ffee000001"]
+    rng = random.Random(11)
+    drawn = [_prefix(rng, ids) for _ in range(4000)]
+    stems = {i[:n] for i in ids for n in (0, 1, 2, 3, 8, 12)}
+    plain = {len(p) for p in drawn if p in stems}
+    assert {0, 1, 2, 3, 8, 12} <= plain
+    assert {"c", "a2", "b1f"} <= set(drawn)  # short strings that may match nothing
+    for c in ("é", "É", "%", "_"):  # a stored prefix with one more character LIKE reads its own way
+        assert any(len(p) > 1 and p[-1] == c and p[:-1] in stems for p in drawn), c
+    assert any(p.upper() == p and p.lower() in stems and p != p.lower() for p in drawn)  # upper case
+    # about four draws in ten are changed (between 3 and 5 here)
+    unchanged = sum(p in stems or p in ("c", "a2", "b1f") for p in drawn)
+    assert 0.5 < unchanged / len(drawn) < 0.7
+    # every plain stem length is drawn, the short ones most often
+    lengths = [len(p) for p in drawn if p in stems]
+    assert sum(n <= 3 for n in lengths) > 0.6 * len(lengths)

@@ -23,25 +23,31 @@ from coalg.contextfs import AVAILABLE, unavailable_reason
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"runtime tests need contextfs 0.2.35: {unavailable_reason()}")
 
 from coalg import laws
+from coalg.laws import SEEDS, start_of
 from coalg.model import (
+    CONTEXTFS,
     Allocation,
+    Created,
     Delete,
+    Err,
     Evolve,
+    Flag,
+    Found,
     Link,
     Merge,
+    Nothing,
     Recall,
     RecallPrefix,
+    Record,
+    Relation,
     Save,
     SaveAt,
     Split,
+    Store,
     Supersede,
     Theta,
+    Wrote,
 )
-from coalg.model import Created, Err, Flag, Found, Nothing, Wrote
-from coalg.laws import SEEDS, start_of
-from coalg.model import CONTEXTFS
-from coalg.model import Record, Relation
-from coalg.model import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -257,9 +263,8 @@ def test_observed_table_has_the_papers_verdicts(observed) -> None:
 
 
 def test_observed_witnesses_replay_on_the_package(observed) -> None:
-    from coalg.model import run
     from coalg.contextfs import RUNTIME
-    from coalg.model import call_from_json, store_from_json
+    from coalg.model import call_from_json, run, store_from_json
 
     for key in ("L2", "L4ii", "L7"):
         w = observed["clauses"][key]["witness"]
@@ -306,6 +311,32 @@ def test_comparison_with_the_model(observed) -> None:
     text = format_comparison(rows)
     assert text.splitlines()[0].split() == ["clause", "model", "observed", "model", "witness", "observed", "witness"]
     assert "L4ii" in text
+
+
+def test_the_comparison_prints_as_an_aligned_table() -> None:
+    from coalg.contextfs import format_comparison
+
+    rows = [{"clause": "L1", "model": "holds", "observed": "holds", "model_witness": None, "observed_witness": None},
+            {"clause": "L4ii", "model": "fails", "observed": "fails", "model_witness": "split(id0001)",
+             "observed_witness": "split(ab12cd34ef56, 2)"}]
+    text = format_comparison(rows)
+    assert text.endswith("\n") and not text.endswith("\n\n")
+    head, rule, *body = text.rstrip("\n").split("\n")
+    assert len(body) == 2
+    # the rule is one run of dashes per column, two spaces apart, each as wide as its column's longest cell
+    cells = [["clause", "model", "observed", "model witness", "observed witness"],
+             ["L1", "holds", "holds", "\u2014", "\u2014"],
+             ["L4ii", "fails", "fails", "split(id0001)", "split(ab12cd34ef56, 2)"]]
+    widths = [max(len(r[k]) for r in cells) for k in range(5)]
+    assert rule == "  ".join("-" * w for w in widths)
+    # every line starts each cell where the rule starts its column: cells are left-aligned
+    starts = [0]
+    for w in widths[:-1]:
+        starts.append(starts[-1] + w + 2)
+    for line, row in zip([head, *body], cells):
+        for k, (at, cell) in enumerate(zip(starts, row)):
+            end = starts[k + 1] - 2 if k + 1 < len(starts) else len(line)
+            assert line[at:end].rstrip() == cell, (line, cell)
 
 
 def test_full_budget_is_described() -> None:
@@ -487,7 +518,7 @@ def test_witness_cli_runs_a_runtime_item() -> None:
     assert '"holds": true' in p.stdout and "Traceback" not in p.stderr
 
 
-def test_without_the_package_every_entry_point_says_why(monkeypatch) -> None:  # noqa: ANN001
+def test_without_the_package_every_entry_point_says_why(monkeypatch) -> None:
     import importlib.util
 
     import coalg.contextfs as ad
@@ -538,7 +569,7 @@ def test_laws_command_without_the_package(monkeypatch: pytest.MonkeyPatch,
 
 
 @pytest.mark.parametrize("item", ["R5.2", "R5.14", "R5.30"])
-def test_runtime_witnesses_read_the_same_on_every_run(item: str, no_network) -> None:  # noqa: ANN001
+def test_runtime_witnesses_read_the_same_on_every_run(item: str, no_network) -> None:
     """The package allocates str(uuid4())[:12]; the witnesses rename those ids to id0001, … in creation order."""
     import re
 
