@@ -561,6 +561,11 @@ EQUIVALENT: dict[str, str] = {
                                                       "other spelling of 'probe' does the same" for k in (4, 5)},
     **{f"coalg.contextfs.random_words.x__prefix__mutmut_{k}": "random() is exactly the bound with probability "
                                                               "about 2**-53: < and <= draw the same" for k in (3, 30)},
+    **{f"coalg.contextfs.tables.x_read_sqlite_store__mutmut_{k}": "SQL keywords and column names ignore case"
+       for k in (7, 8)},
+    **{f"coalg.contextfs.adapter.x__rename_output__mutmut_{k}": "every record a call creates is in the store read "
+                                                              "back after it, so the default is never used"
+       for k in (8, 10)},
     "coalg.model.store.xǁStoreǁwithout_edges__mutmut_3": "the shortcut returns the store itself when no edge "
                                                         "goes; without it an equal store is built",
     "coalg.model.store.xǁStoreǁwith_edges__mutmut_4": "the shortcut returns the store itself when every edge "
@@ -585,6 +590,8 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.adapter.x__run_letter": "b74864d132fa",
     "coalg.contextfs.adapter.xǁContextFSRuntimeǁrun": "06c88f22ce53",
     "coalg.contextfs.random_words.x__prefix": "09848efe892a",
+    "coalg.contextfs.tables.x_read_sqlite_store": "3d71dc4276c0",
+    "coalg.contextfs.adapter.x__rename_output": "1b2ca3969772",
     "coalg.contextfs.auditing.x_format_report": "85dbeeb8db5b",
     "coalg.contextfs.auditing.x_iter_findings": "2e03a657157f",
     "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges": "238d34bec106",

@@ -521,9 +521,9 @@ def test_a_merge_reads_the_records_it_names_by_equality_or_its_theta_first_match
 
 def test_the_prefixes_drawn_cover_every_shape_like_reads_differently() -> None:
     """Prefixes of stored identifiers of every length, short strings, and each change :func:`_odd` makes."""
-    from coalg.contextfs.random_words import _prefix
+    from coalg.contextfs.random_words import _PREFIX_ODDITIES, _prefix
 
-    ids = ["ab12cd34ef56", "ab12ffff0000", "c0ffee000001"]
+    ids = ["ab12cd34ef56", "ab12ffff0000", "f00dfeed0001"]
     rng = random.Random(11)
     drawn = [_prefix(rng, ids) for _ in range(4000)]
     stems = {i[:n] for i in ids for n in (0, 1, 2, 3, 8, 12)}
@@ -533,6 +533,14 @@ def test_the_prefixes_drawn_cover_every_shape_like_reads_differently() -> None:
     for c in ("é", "É", "%", "_"):  # a stored prefix with one more character LIKE reads its own way
         assert any(len(p) > 1 and p[-1] == c and p[:-1] in stems for p in drawn), c
     assert any(p.upper() == p and p.lower() in stems and p != p.lower() for p in drawn)  # upper case
+    # each is a stem or short string with one thing changed: case, one character put in or replaced
+    bases = stems | {"c", "a2", "b1f"}
+
+    def one_change(p: str) -> bool:
+        return any(p.lower() == b.lower() or any(p in (b[:k] + p[k:k + 1] + b[k + 1:], b[:k] + p[k:k + 1] + b[k:])
+                                                 for k in range(len(b) + 1)) for b in bases)
+
+    assert all(one_change(p) or p in _PREFIX_ODDITIES for p in drawn)
     # about four draws in ten are changed (between 3 and 5 here)
     unchanged = sum(p in stems or p in ("c", "a2", "b1f") for p in drawn)
     assert 0.5 < unchanged / len(drawn) < 0.7

@@ -230,8 +230,15 @@ def test_edge_faults_are_a_trigger_and_match_the_model(cfs, letter, faults, expe
     assert got == expect
     _, model_after = CONTEXTFS.step(s, letter, alloc, faults=frozenset(faults))
     assert after.edges == model_after.edges
+    # the package as a realisation hands the faults on to the engine
+    assert cfs.RUNTIME.step(s, letter, alloc, faults=frozenset(faults))[1].edges == after.edges
     if faults and letter.kind == "evolve":
         assert any("injected edge-write failure" in w for w in report.warnings)
+
+
+def test_a_merge_into_a_namespace_is_refused_as_the_package_has_no_such_argument(cfs, merged_seed) -> None:
+    out, after = cfs.RUNTIME.step(merged_seed, Merge(("id0001", "id0002"), namespace="elsewhere"), Allocation(("j",), 3))
+    assert out == Err("merge: ContextFS 0.2.35's merge takes no target namespace") and after == merged_seed
 
 
 def test_wrote_reports_the_edges_the_package_wrote(cfs) -> None:
@@ -313,6 +320,33 @@ def test_comparison_with_the_model(observed) -> None:
     assert "L4ii" in text
 
 
+def test_the_comparison_observes_the_package_when_given_no_observed_table(observed, monkeypatch) -> None:
+    import coalg.contextfs.observed as module
+
+    calls = []
+    monkeypatch.setattr(module, "observed_law_table", lambda: calls.append(1) or observed)
+    assert [r["observed"] for r in module.compare_tables()] == [r["observed"] for r in module.compare_tables(
+        observed=observed)]
+    assert calls == [1]
+
+
+def test_the_pinned_table_is_observed_in_a_child_with_hash_seed_0(monkeypatch) -> None:
+    import coalg.contextfs.observed as module
+    from coalg.contextfs import Budget
+
+    asked = {}
+
+    def child(code, arg, *, hashseed, what):
+        asked.update(code=code, arg=json.loads(arg), hashseed=hashseed, what=what)
+        return json.dumps({"clauses": {}})
+
+    monkeypatch.setattr(module, "run_with_hashseed", child)
+    table = module.pinned_law_table(Budget(max_len=1, random_runs=3, l6_max_len=2))
+    assert table == {"clauses": {}, "hashseed": 0}
+    assert asked["arg"] == {"max_len": 1, "random_runs": 3, "l6_max_len": 2} and asked["hashseed"] == 0
+    assert asked["what"] == "observing the package"  # a failed child is reported as "observing the package failed"
+
+
 def test_the_comparison_prints_as_an_aligned_table() -> None:
     from coalg.contextfs import format_comparison
 
@@ -357,6 +391,9 @@ def test_the_observed_table_spends_the_budget_it_is_given(no_network) -> None:
     for k, e in table["clauses"].items():
         if e["holds"]:  # nothing found: every seed, then exactly the walks asked for
             assert (e["exhaustive_length"], e["random_walks"]) == (0, 2), k
+    # and L6 spends no more than its own length and the walks asked for: none of either finds nothing
+    l6 = observed_law_table(Budget(max_len=0, random_runs=0, l6_max_len=0))["clauses"]["L6"]
+    assert (l6["holds"], l6["exhaustive_length"], l6["random_walks"]) == (True, 0, 0)
 
 
 # =========================================================================== runtime witnesses (paper items)

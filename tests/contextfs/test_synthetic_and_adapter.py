@@ -522,3 +522,34 @@ def test_a_clock_reading_is_seconds_after_the_epoch_and_none_is_the_epoch() -> N
 
     assert stamp(None) == stamp(0) == datetime(2000, 1, 1)
     assert stamp(61) == datetime(2000, 1, 1, 0, 1, 1) and unstamp(stamp(61)) == 61 and unstamp(None) is None
+
+
+def test_synthetic_identifiers_are_distinct_even_when_the_generator_repeats_itself() -> None:
+    from coalg.contextfs.synthetic import _ids
+
+    class Repeating:
+        def __init__(self) -> None:
+            self.draws = iter([0xABC, 0xABC, 0xABC, 0xDEF])
+
+        def getrandbits(self, k: int) -> int:
+            return next(self.draws)
+
+    assert _ids(Repeating(), 2) == ["00000000-abc", "00000000-def"]  # type: ignore[arg-type]
+
+
+def test_allocated_names_run_from_id0001_in_creation_order_in_keys_and_strings() -> None:
+    from types import SimpleNamespace
+
+    from coalg.contextfs.live import Allocated
+
+    new = Allocated()
+    first, second = new(SimpleNamespace(id="3c9e1f0a-7b2")), new(SimpleNamespace(id="5d0e2a1b-8c3"))
+    new(first)  # noted once: a record seen again keeps its name
+    assert new.names == {"3c9e1f0a-7b2": "id0001", "5d0e2a1b-8c3": "id0002"}
+    assert new.json({second.id: [first.id, 3], 7: f"from {first.id}"}) == {"id0002": ["id0001", 3], 7: "from id0001"}
+
+
+def test_the_audit_escapes_only_what_does_not_print() -> None:
+    from coalg.contextfs.auditing import _printable
+
+    assert _printable("a\\b\tc\x00é") == "a\\b\\tc\\x00é"  # the backslash prints, so it stays as it is
