@@ -566,6 +566,16 @@ EQUIVALENT: dict[str, str] = {
     **{f"coalg.contextfs.adapter.x__rename_output__mutmut_{k}": "every record a call creates is in the store read "
                                                               "back after it, so the default is never used"
        for k in (8, 10)},
+    **{f"coalg.contextfs.live.x_facade__mutmut_{k}": "the sandbox's environment turns start-up loading off as well "
+                                                     "(CONTEXTFS_AUTO_LOAD_ON_STARTUP=false): the argument is a "
+                                                     "second guard" for k in (19, 23, 25)},
+    **{f"coalg.contextfs.live.x_facade__mutmut_{k}": "the folder's name only places it in the sandbox, emptied "
+                                                     "before each facade is made" for k in (3, 4)},
+    **{f"coalg.contextfs.live.xǁLiveStoreǁinject_edge_fault__mutmut_{k}": "the trigger's name only labels it "
+                                                                        "(SQL names ignore case)" for k in (1, 2)},
+    "coalg.contextfs.live.xǁNullRAGǁadd_memories_batch__mutmut_1": "the package's router ignores the count "
+                                                                  "(storage_router.py, lines 137 and 947); its "
+                                                                  "one reader, auto-indexing, is off",
     "coalg.model.store.xǁStoreǁwithout_edges__mutmut_3": "the shortcut returns the store itself when no edge "
                                                         "goes; without it an equal store is built",
     "coalg.model.store.xǁStoreǁwith_edges__mutmut_4": "the shortcut returns the store itself when every edge "
@@ -592,6 +602,9 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.random_words.x__prefix": "09848efe892a",
     "coalg.contextfs.tables.x_read_sqlite_store": "3d71dc4276c0",
     "coalg.contextfs.adapter.x__rename_output": "1b2ca3969772",
+    "coalg.contextfs.live.x_facade": "8fd3499f8b41",
+    "coalg.contextfs.live.xǁLiveStoreǁinject_edge_fault": "57e8a57b285e",
+    "coalg.contextfs.live.xǁNullRAGǁadd_memories_batch": "d63c1f23d64e",
     "coalg.contextfs.auditing.x_format_report": "85dbeeb8db5b",
     "coalg.contextfs.auditing.x_iter_findings": "2e03a657157f",
     "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges": "238d34bec106",

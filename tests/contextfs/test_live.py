@@ -176,3 +176,20 @@ def test_the_installed_files_are_the_distributions_files_without_byte_code():
     recorded = {Path(f.locate()).resolve() for f in files("contextfs")
                 if f.parts[0] == "contextfs" and "__pycache__" not in f.parts}
     assert {p.resolve() for p in got} == recorded
+
+
+def test_evolve_and_split_hand_their_options_to_the_package(live):
+    child = live.evolve(A, "first, revised", summary="revised")
+    assert (live.recall(child.id).content, live.recall(child.id).summary) == ("first, revised", "revised")
+    parts = live.split(B, ["sec", "ond"], summaries=["one half", "other half"])
+    assert [live.recall(p.id).summary for p in parts] == ["one half", "other half"]
+
+
+def test_a_facade_loads_nothing_at_start_and_files_under_the_global_namespace(monkeypatch):
+    from coalg.contextfs.live import facade
+    from coalg.contextfs.offline import modules
+
+    loads = []
+    monkeypatch.setattr(modules().ContextFS, "_load_startup_context", lambda self: loads.append(self))
+    assert facade().namespace_id == "global"
+    assert loads == []  # the package's own start-up loading would read the real vector backend
