@@ -7,6 +7,8 @@ from ``coalg.contextfs.live``.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from coalg.contextfs import AVAILABLE, unavailable_reason
@@ -155,6 +157,16 @@ def test_the_demo_database_is_what_the_package_writes_for_an_evolve_by_prefix(tm
     for i in rows:
         assert rows[i][:3] == package[i][:3], i
         assert rows[i][3].get("evolved_from") == package[i][3].get("evolved_from"), i
+    # its times have the shape the package writes, datetime.isoformat()
+    demo = sqlite3.connect(tmp_path / "demo.db")
+    try:
+        times = [t for row in demo.execute("SELECT created_at, updated_at FROM memories") for t in row]
+        times += [t for (t,) in demo.execute("SELECT created_at FROM memory_edges")]
+    finally:
+        demo.close()
+    shape = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?")
+    package_times = [t for row in live.sql("SELECT created_at, updated_at FROM memories") for t in row]
+    assert len(times) == 6 and all(shape.fullmatch(t) for t in times + package_times), (times, package_times)
 
 
 def test_history_of_a_derived_record_names_its_parent(live):
