@@ -56,6 +56,8 @@ quick: setup
 pdf: setup
 	@tools/pdf_setup.sh
 	$(JB) build . --builder pdflatex -n --keep-going
+	@! grep -h "Missing character" _build/latex/book.log || \
+	  { echo "pdf: the characters above are missing from their fonts (see latex_elements in _config.yml)"; exit 1; }
 	mkdir -p _build/pdf && cp _build/latex/book.pdf _build/pdf/book.pdf
 	@echo "pdf: _build/pdf/book.pdf"
 

@@ -11,7 +11,9 @@ PACKAGES=(texlive-xetex texlive-latex-extra latexmk texlive-fonts-recommended
 
 have_tex() {
   command -v xelatex >/dev/null && command -v latexmk >/dev/null &&
-    kpsewhich bbm.sty >/dev/null 2>&1 && fc-list | grep -q 'DejaVu Serif'
+    kpsewhich bbm.sty >/dev/null 2>&1 && [[ -n $(fc-list 'DejaVu Serif') ]]
+  # (not `fc-list | grep -q`: grep stops at the first match, fc-list then dies of SIGPIPE, and
+  # pipefail turns that into a failure)
 }
 
 if have_tex; then
