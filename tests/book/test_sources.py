@@ -10,7 +10,9 @@
   definitions of the background chapter), and every block is ``:nonumber:``
   so that no second, automatic number appears;
 * every figure has a caption and a name, and the text refers to it;
-* appendices are lettered, in the navigation and in their titles.
+* appendices are lettered, in the navigation and in their titles;
+* no section repeats its page's title (docutils then drops the page's own name, and the PDF loses
+  the targets of every numbered block on the page).
 """
 
 from __future__ import annotations
@@ -129,3 +131,11 @@ def test_appendices_are_lettered() -> None:
         heading = re.search(r"^# (.+)$", (ROOT / f"{entry['file']}.md").read_text(encoding="utf-8"),
                             re.MULTILINE)
         assert heading and heading[1].startswith(f"Appendix {letter}: "), heading
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
+def test_no_section_repeats_its_pages_title(page: Path) -> None:
+    text = CELL.sub("", page.read_text(encoding="utf-8"))
+    titles = [m.group(2).strip().lower() for m in re.finditer(r"^(#+) (.+)$", text, re.MULTILINE)]
+    assert titles, page.name
+    assert titles[0] not in titles[1:], f"{page.name}: a section is titled like the page, {titles[0]!r}"
