@@ -589,6 +589,30 @@ def _recon_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
     return [mark], []
 
 
+# ------------------------------------------------------------------ wide tables in the PDF
+
+WIDE_TABLE = 10
+"""Columns from which a table is set in a smaller type in the PDF (the corpus grid has 14)."""
+
+
+def _small_wide_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """In LaTeX, set each table of :data:`WIDE_TABLE` or more columns in ``\\footnotesize``.
+
+    LaTeX shares the line's width among the columns; at the body's size a column of long
+    identifiers in a wide grid gets less than its longest word and clips it.
+    """
+    if app.builder.format != "latex":
+        return
+    for table in list(doctree.findall(nodes.table)):
+        group = next(iter(table.findall(nodes.tgroup)), None)
+        if group is None or int(group.get("cols", 0)) < WIDE_TABLE:
+            continue
+        parent = table.parent
+        at = parent.index(table)
+        parent.insert(at + 1, nodes.raw("", "\\endgroup\n", format="latex"))
+        parent.insert(at, nodes.raw("", "\\begingroup\\footnotesize\n", format="latex"))
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("recon", _recon_role)
     app.add_config_value("coalg_exercise_prefix", {}, "env")
@@ -598,6 +622,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-updated", _restore_stock_numbers, priority=100)
     app.connect("env-get-updated", _renumber_exercises, priority=900)
     app.connect("env-get-updated", _rewrite_results_pages)
+    app.connect("doctree-resolved", _small_wide_tables)
     app.add_node(results_index)
     app.add_directive("results-index", ResultsIndexDirective)
     app.connect("doctree-read", _collect_results)
