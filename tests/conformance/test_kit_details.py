@@ -256,3 +256,142 @@ def test_a_hash_seed_witness_found_on_a_walk_is_shrunk_a_call_at_a_time_keeping_
     assert [show_letter(letter_from_json(a)) for a in w["word"]] == ["save('a' in alice)", "evolve(id0001, 'v2')"]
     assert w["minimality"] == "found on a seeded random walk, then shrunk greedily: no single call can be removed"
     assert w["offending"]["record"] == "id0002"
+
+
+def test_a_difference_that_does_not_come_back_when_the_word_is_run_again_is_called_variation(
+        monkeypatch: pytest.MonkeyPatch):
+    # both children see the same when asked again: the layer's observations vary from run to run
+    monkeypatch.setattr(order, "probe", lambda spec, words, planned=(): [_probe(spec, words, list(planned))] * 2)
+    word = _word(Call(Save(A), Allocation(("id0001",), 1)))
+    w = _hash_witness("conform_layers:GoodMemory", word, False)
+    assert w["explanation"] == ("the same word run in two interpreters: what the layer showed differed between the "
+                                "two interpreters during the exploration, but not when the word was run again: its "
+                                "observations vary from run to run.")
+    assert w["offending"] == {} and w["minimality"] == "breadth first: no shorter word differs"
+
+
+# --------------------------------------------------------------------------- the child's report, as the parent reads it
+
+# A layer runs in a child interpreter and could write anything where its report belongs; the parent accepts a
+# report only in the shape the kit writes, and says in one line what is wrong with any other.
+
+
+def _child_report(**change: Any) -> dict[str, Any]:
+    from coalg.laws import CLAUSES
+
+    return {"layer": "x:f", "capabilities": [], "clauses": {k: {"holds": True, "reason": "r"} for k in CLAUSES},
+            **change}
+
+
+def test_a_report_of_the_kits_shape_is_accepted_as_it_is() -> None:
+    from coalg.conformance.isolation import _check_report
+
+    good = _child_report()
+    good["clauses"]["L1"] = {"holds": None, "reason": "not applicable"}
+    good["clauses"]["L2"] = {"holds": False, "reason": "fails"}
+    assert _check_report(good) is good
+
+
+@pytest.mark.parametrize("report, says", [
+    ([], "it is not a report with clauses"),
+    ({"layer": "x:f", "capabilities": []}, "it is not a report with clauses"),
+    (_child_report(clauses=[]), "it is not a report with clauses"),
+    (_child_report(clauses={"L1": {"holds": True, "reason": "r"}}), "it has clauses ['L1'], expected L1, L2, L3,"),
+    (_child_report(layer=None), "it does not name the layer and its capabilities"),
+    (_child_report(capabilities="none"), "it does not name the layer and its capabilities"),
+])
+def test_a_report_of_another_shape_is_refused_saying_what_is_wrong(report: Any, says: str) -> None:
+    from coalg.conformance.isolation import _check_report
+    from coalg.conformance.protocol import BadLayer
+
+    with pytest.raises(BadLayer) as e:
+        _check_report(report)
+    assert str(e.value).startswith("the report was malformed: " + says)
+
+
+@pytest.mark.parametrize("entry", ["holds", {"reason": "r", "holds": "yes"}, {"holds": True}, {"holds": True,
+                                                                                              "reason": 1}])
+def test_a_clause_without_a_verdict_and_a_reason_is_refused(entry: Any) -> None:
+    from coalg.conformance.isolation import _check_report
+    from coalg.conformance.protocol import BadLayer
+
+    report = _child_report()
+    report["clauses"]["L4ii"] = entry
+    with pytest.raises(BadLayer, match=r"^the report was malformed: clause L4ii has no verdict$"):
+        _check_report(report)
+
+
+def _result_file(tmp_path: Any, content: bytes) -> Any:
+    path = tmp_path / "result.json"
+    path.write_bytes(content)
+    return path
+
+
+def test_the_childs_file_holds_a_report_or_a_reason(tmp_path: Any) -> None:
+    import json
+
+    from coalg.conformance.isolation import _read_result
+    from coalg.conformance.protocol import BadLayer
+
+    report = _child_report()
+    assert _read_result(_result_file(tmp_path, json.dumps({"kind": "report", "report": report}).encode())) == report
+    for message, says in (("  the factory\n  is not callable ", "the factory is not callable"),
+                          (" \n ", "the layer cannot be checked")):
+        with pytest.raises(BadLayer) as e:
+            _read_result(_result_file(tmp_path, json.dumps({"kind": "bad layer", "message": message}).encode()))
+        assert str(e.value) == says
+    for content, says in ((b'{"kind": "other"}', "it is neither a report nor a reason"),
+                          (b'{"kind": "bad layer", "message": 7}', "it is neither a report nor a reason"),
+                          (b"[1, 2]", "it is neither a report nor a reason"),
+                          (b'{"kind": "report", "report": []}', "it is not a report with clauses")):
+        with pytest.raises(BadLayer) as e:
+            _read_result(_result_file(tmp_path, content))
+        assert str(e.value) == "the report was malformed: " + says
+
+
+def test_a_missing_oversized_or_undecodable_file_is_a_malformed_report(tmp_path: Any,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from coalg.conformance import isolation
+    from coalg.conformance.protocol import BadLayer
+
+    with pytest.raises(BadLayer, match=r"^the report was malformed: the child wrote none$"):
+        isolation._read_result(tmp_path / "absent.json")
+    for content in (b'{"kind": "r\xc3\xa9port"}', b'{"kind": '):  # not ASCII, not JSON
+        with pytest.raises(BadLayer) as e:
+            isolation._read_result(_result_file(tmp_path, content))
+        assert str(e.value).startswith("the report was malformed: ") and "wrote none" not in str(e.value)
+    monkeypatch.setattr(isolation, "_RESULT_LIMIT", 10)
+    with pytest.raises(BadLayer, match=r"^the report was malformed: it is larger than 256 MB$"):
+        isolation._read_result(_result_file(tmp_path, b'{"kind": "report"}'))
+
+
+def test_the_watch_keeps_the_calls_now_running_from_whole_lines() -> None:
+    from coalg.conformance.isolation import _Watch
+
+    w = _Watch()
+    w.feed(b"B 12 save('a')\nE 12\nB 13 evolve(id0001, ", 1.0)
+    assert (w.open, w.last) == ({}, "save('a')")  # 13's line is not whole yet
+    w.feed(b"'v2')\nnoise\nB x merge\nE\nB 14\n", 2.0)
+    assert (w.open, w.last) == ({13: (2.0, "evolve(id0001, 'v2')")}, "evolve(id0001, 'v2')")
+    w.feed(b"B 15 " + b"x" * 60 + b"\n", 3.0)
+    assert w.open[15] == (3.0, "x" * 40) and w.last == "x" * 40  # a call is named by its first 40 characters
+
+
+def test_a_call_is_overdue_only_past_the_limit_and_while_its_process_lives() -> None:
+    import subprocess
+    import sys
+
+    from coalg.conformance.isolation import _Watch
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    w = _Watch()
+    w.open = {int(gone.stdout): (0.0, "save('a')"), os.getpid(): (5.0, "recall(id0001)")}
+    assert w.overdue(10.0, 5.0) is None and os.getpid() in w.open  # 5 s exactly is not past the limit
+    assert w.overdue(10.5, 5.0) == "recall(id0001)"
+    assert int(gone.stdout) not in w.open  # its process ended: so did its call
+
+
+def test_a_signal_is_named_when_it_has_a_name() -> None:
+    from coalg.conformance.isolation import _signal_name
+
+    assert (_signal_name(9), _signal_name(15), _signal_name(200)) == ("SIGKILL (9)", "SIGTERM (15)", "200")
