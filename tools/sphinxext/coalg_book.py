@@ -589,28 +589,64 @@ def _recon_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
     return [mark], []
 
 
-# ------------------------------------------------------------------ wide tables in the PDF
+# ------------------------------------------------------------------ tables in the PDF
 
 WIDE_TABLE = 10
 """Columns from which a table is set in a smaller type in the PDF (the corpus grid has 14)."""
 
 
-def _small_wide_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """In LaTeX, set each table of :data:`WIDE_TABLE` or more columns in ``\\footnotesize``.
+def _words(text: nodes.Text) -> list[str]:
+    """The pieces of ``text`` a line cannot break: LaTeX breaks at spaces and underscores, code
+    also at dots; a formula counts by what it shows, without its macro names and braces."""
+    t = text.astext()
+    if isinstance(text.parent, nodes.math):
+        t = re.sub(r"\\[a-zA-Z]+|[{}^]", "", t)
+    code = isinstance(text.parent, nodes.literal)
+    return [w for w in re.split(r"[\s._]+" if code else r"[\s_]+", t) if w]
 
-    LaTeX shares the line's width among the columns; at the body's size a column of long
-    identifiers in a wide grid gets less than its longest word and clips it.
+
+def _column_widths(group: nodes.tgroup) -> list[int]:
+    """Shares of the line for the columns of ``group``: room for each column's longest word (a
+    quarter more for code's wider letters, three for the cell's padding), and for its longest
+    cell six tenths of its length, up to 48 characters (long text wraps)."""
+    cols = int(group.get("cols", 0))
+    words, cells = [1] * cols, [1] * cols
+    for row in group.findall(nodes.row):
+        for k, entry in enumerate(e for e in row.children if isinstance(e, nodes.entry)):
+            if k < cols:
+                texts = list(entry.findall(nodes.Text))
+                words[k] = max([words[k], *(len(w) for t in texts for w in _words(t))])
+                cells[k] = max(cells[k], sum(len(t.astext()) for t in texts))
+    return [max(round(1.25 * w) + 3, round(0.6 * min(c, 48))) for w, c in zip(words, cells)]
+
+
+def _pdf_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """In LaTeX, fit every table to the line.
+
+    * Without given widths, a long table becomes a ``longtable`` of ``l`` columns, which never
+      wrap (the traceability table and the notation ran off the page, their last columns lost),
+      and a short one a ``tabulary``, which can leave a column narrower than its formulas (the
+      letters of Chapter 3.3 were cut). Each table gets column widths in proportion to its
+      longest words and cells instead, so its cells wrap and keep their words whole.
+    * A table of :data:`WIDE_TABLE` or more columns is set in ``\\footnotesize``: at the body's
+      size a column of long identifiers in a wide grid gets less than its longest word and clips it.
     """
     if app.builder.format != "latex":
         return
     for table in list(doctree.findall(nodes.table)):
         group = next(iter(table.findall(nodes.tgroup)), None)
-        if group is None or int(group.get("cols", 0)) < WIDE_TABLE:
+        if group is None:
             continue
-        parent = table.parent
-        at = parent.index(table)
-        parent.insert(at + 1, nodes.raw("", "\\endgroup\n", format="latex"))
-        parent.insert(at, nodes.raw("", "\\begingroup\\footnotesize\n", format="latex"))
+        if "colwidths-given" not in table["classes"]:
+            specs = [c for c in group.children if isinstance(c, nodes.colspec)]
+            for spec, width in zip(specs, _column_widths(group)):
+                spec["colwidth"] = width
+            table["classes"].append("colwidths-given")
+        if int(group.get("cols", 0)) >= WIDE_TABLE:
+            parent = table.parent
+            at = parent.index(table)
+            parent.insert(at + 1, nodes.raw("", "\\endgroup\n", format="latex"))
+            parent.insert(at, nodes.raw("", "\\begingroup\\footnotesize\n", format="latex"))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -622,7 +658,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-updated", _restore_stock_numbers, priority=100)
     app.connect("env-get-updated", _renumber_exercises, priority=900)
     app.connect("env-get-updated", _rewrite_results_pages)
-    app.connect("doctree-resolved", _small_wide_tables)
+    app.connect("doctree-resolved", _pdf_tables)
     app.add_node(results_index)
     app.add_directive("results-index", ResultsIndexDirective)
     app.connect("doctree-read", _collect_results)
