@@ -395,3 +395,43 @@ def test_a_signal_is_named_when_it_has_a_name() -> None:
     from coalg.conformance.isolation import _signal_name
 
     assert (_signal_name(9), _signal_name(15), _signal_name(200)) == ("SIGKILL (9)", "SIGTERM (15)", "200")
+
+
+# --------------------------------------------------------------------------- an ambiguous prefix and the declared rule
+
+# The kit names several records at once by the longest prefix they share, and predicts which one a layer with a
+# declared rule must act on. Called directly: the corpus reaches these cases only with words longer than its budget.
+
+
+def test_the_shared_prefix_of_several_records_names_none_of_them_alone() -> None:
+    from coalg.conformance.session import _common_prefix
+
+    assert _common_prefix(["ab12", "ab19", "ab2"]) == "ab"
+    # a shared prefix that is itself an identifier would name that record alone: one character less
+    assert _common_prefix(["abc", "ab", "abd"]) == "a"
+    assert _common_prefix(["abcd", "abc"]) == "ab"
+    assert _common_prefix(["x1", "y2"]) == ""
+
+
+def _session(rule: str | None, born: dict[str, int], replaced: dict[str, int]) -> Any:
+    from types import SimpleNamespace
+
+    return SimpleNamespace(caps=SimpleNamespace(prefix_rule=rule), born=born, replaced=replaced,
+                           names=SimpleNamespace(name=lambda r: "id-" + r))
+
+
+@pytest.mark.parametrize("rule, born, replaced, pick", [
+    ("least", {"b": 1, "a": 2}, {}, "id-a"),  # string order, whatever the ages
+    ("oldest", {"b": 1, "a": 2}, {}, "id-b"),
+    ("newest", {"b": 1, "a": 2}, {}, "id-a"),
+    ("newest", {"a": 1, "b": 2}, {"a": 3}, None),  # a replaced record may count as born at either call
+    ("oldest", {"a": 1, "b": 2}, {"a": 3}, None),
+    ("oldest", {"a": 1, "b": 2}, {"b": 3}, "id-a"),  # either way a is the oldest
+    ("newest", {"a": 1, "b": 1}, {}, None),  # parts of one split: not ordered
+    (None, {"a": 1, "b": 2}, {}, None),  # no rule declared
+])
+def test_the_declared_rule_picks_one_record_or_cannot_tell(rule: str | None, born: dict[str, int],
+                                                           replaced: dict[str, int], pick: str | None) -> None:
+    from coalg.conformance.session import Session
+
+    assert Session._rule_choice(_session(rule, born, replaced), sorted(born)) == pick

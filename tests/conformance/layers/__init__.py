@@ -8,12 +8,13 @@ apply).  ``tests/conformance/test_layer_corpus.py`` runs the kit over all of the
 """
 
 MODULES = (
-    "dict_both", "sqlite_edges", "event_log", "snapshots", "prefix_oldest", "recall_newest", "tombstones",
+    "dict_both", "sqlite_edges", "event_log", "snapshots", "prefix_oldest", "prefix_least", "recall_newest",
+    "tombstones",
     "unmarked_tombstone",
     "frozen_versions", "lineage_graph", "json_rows", "namespace_shards", "interval_time", "dotted_prefix",
     "slots_keyed", "short_first_id", "word_ids", "version_fields", "noted_ids", "ids_in_text",
     "no_valid_time",
     "flaw_merge_inverse", "flaw_meta_root", "flaw_recall_first", "flaw_hidden_tombstone", "flaw_sqlite_refusal",
-    "flaw_hash_order", "flaw_refuses_duplicates",
+    "flaw_hash_order", "flaw_refuses_duplicates", "flaw_least_declared",
 )
 """The corpus, in the order the chapter's table lists it."""
