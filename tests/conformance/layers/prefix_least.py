@@ -73,7 +73,7 @@ class LeastMatch:
         if len({r["namespace"] for r in rs}) > 1:
             raise ValueError("merge stays in one namespace")
         types = [r["type"] for r in rs]
-        ty = sorted(set(types), key=lambda t: (-types.count(t), t))[0]
+        ty = min(set(types), key=lambda t: (-types.count(t), t))
         times = [r["valid_time"] for r in rs if r["valid_time"] is not None]
         j = self._new("; ".join(r["content"] for r in rs), ty, rs[0]["namespace"],
                       [t for r in rs for t in r["tags"]], valid_time if valid_time is not None
