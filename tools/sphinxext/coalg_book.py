@@ -501,8 +501,10 @@ def _kernel_profile(app: Sphinx, config: Any) -> None:
 # ------------------------------------------------------------------ execution cache
 
 # What a chapter's outputs depend on besides its own code (which jupyter-cache hashes itself).
-CACHE_INPUTS = ("coalg/**/*.py", "bench/results/**/*", "data/**/*",
+CACHE_INPUTS = ("coalg/**/*.py", "bench/results/**/*", "data/**/*", "tests/conformance/layers/*.py",
                 "tools/sphinxext/ipython_kernel_config.py", "requirements*.txt", "pyproject.toml")
+"""What the chapters' outputs depend on besides their own code (the corpus chapter runs the layers
+of ``tests/conformance/layers``); a change to any of them runs every chapter again."""
 
 
 def _inputs_key(root: Path) -> str:
