@@ -435,3 +435,42 @@ def test_the_declared_rule_picks_one_record_or_cannot_tell(rule: str | None, bor
     from coalg.conformance.session import Session
 
     assert Session._rule_choice(_session(rule, born, replaced), sorted(born)) == pick
+
+
+# --------------------------------------------------------------------------- which record a call by prefix acted on
+
+# What the kit reads off a call by an ambiguous prefix: the record it returned, the one that is gone, or the one
+# the new records descend from (by an edge or by metadata).
+
+
+def _acted(letter: Any, out: Any, before: Store, after: Store) -> str | None:
+    from types import SimpleNamespace
+
+    from coalg.conformance.session import PrefixNote, Session
+
+    note = PrefixNote("id000", ("id0001", "id0002"), None, "id0001")
+    got = Session._resolved(SimpleNamespace(store=after), note, letter, out, before)  # type: ignore[arg-type]
+    assert (got.prefix, got.candidates, got.rule_choice) == ("id000", ("id0001", "id0002"), "id0001")
+    return got.resolved
+
+
+TWO = Store.of({"id0001": Record("a"), "id0002": Record("b")})
+
+
+def test_the_record_a_call_by_prefix_acted_on_is_read_off_what_it_did() -> None:
+    from coalg.model import Created, Delete, Err, Flag, RecallPrefix, Split
+
+    # the record it returned
+    assert _acted(RecallPrefix("id000"), Found("id0002", Record("b")), TWO, TWO) == "id0002"
+    # the record that is gone; a refused delete acted on nothing
+    assert _acted(Delete("id000", by_prefix=True), Flag(True), TWO, TWO.without_record("id0001")) == "id0001"
+    assert _acted(Delete("id000", by_prefix=True), Err("refused"), TWO, TWO) is None
+    # the record the new one descends from, by an edge
+    child = TWO.with_record("id0003", Record("b2")).with_edges(
+        [Edge("id0003", Relation.EVOLVED_FROM, "id0002")])
+    assert _acted(Evolve("id000", "b2", by_prefix=True), Created((("id0003", Record("b2")),)), TWO, child) == "id0002"
+    # the parts of a split together: one part that names its parent is enough
+    parts = TWO.with_record("id0003", Record("x")).with_record("id0004", Record("y")).with_edges(
+        [Edge("id0003", Relation.SPLIT_FROM, "id0001")])
+    out = Created((("id0003", Record("x")), ("id0004", Record("y"))))
+    assert _acted(Split("id000", ("x", "y"), by_prefix=True), out, TWO, parts) == "id0001"
