@@ -383,7 +383,8 @@ def test_a_call_is_overdue_only_past_the_limit_and_while_its_process_lives() -> 
 
     from coalg.conformance.isolation import _Watch
 
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
     w = _Watch()
     w.open = {int(gone.stdout): (0.0, "save('a')"), os.getpid(): (5.0, "recall(id0001)")}
     assert w.overdue(10.0, 5.0) is None and os.getpid() in w.open  # 5 s exactly is not past the limit
