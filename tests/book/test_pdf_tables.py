@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from docutils import nodes
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "sphinxext"))
-from coalg_book import WIDE_TABLE, _column_widths, _pdf_tables
+from coalg_book import LINE_CHARACTERS, WIDE_TABLE, _column_widths, _pdf_tables, _too_wide
 
 
 def _table(rows: list[list[nodes.Node | str]]) -> nodes.table:
@@ -67,3 +67,15 @@ def test_every_table_gets_given_widths_and_a_wide_one_a_smaller_type_in_latex_on
     assert [c["colwidth"] for c in narrow.findall(nodes.colspec)] == [4, 4]
     kinds = [type(c).__name__ if not isinstance(c, nodes.raw) else c.astext().strip() for c in doc.children]
     assert kinds == ["table", "\\begingroup\\footnotesize", "table", "\\endgroup"]
+
+
+def test_a_table_whose_longest_words_fill_the_line_is_set_smaller() -> None:
+    def group(words: list[str]) -> nodes.tgroup:
+        return next(iter(_table([words]).findall(nodes.tgroup)))
+
+    fits = ["x" * 10] * 4  # 4 × (10 + 3) characters
+    assert not _too_wide(group(fits))
+    crowded = ["x" * (LINE_CHARACTERS // 4)] * 4
+    assert _too_wide(group(crowded))
+    # long text that wraps does not count, only its longest word
+    assert not _too_wide(group(["a few words " * 20, "x"]))

@@ -596,6 +596,9 @@ def _recon_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
 WIDE_TABLE = 10
 """Columns from which a table is set in a smaller type in the PDF (the corpus grid has 14)."""
 
+LINE_CHARACTERS = 72
+"""About how many characters of the body's type the PDF's line holds."""
+
 
 def _words(text: nodes.Text) -> list[str]:
     """The pieces of ``text`` a line cannot break: LaTeX breaks at spaces and underscores, code
@@ -607,10 +610,8 @@ def _words(text: nodes.Text) -> list[str]:
     return [w for w in re.split(r"[\s._]+" if code else r"[\s_]+", t) if w]
 
 
-def _column_widths(group: nodes.tgroup) -> list[int]:
-    """Shares of the line for the columns of ``group``: room for each column's longest word (a
-    quarter more for code's wider letters, three for the cell's padding), and for its longest
-    cell six tenths of its length, up to 48 characters (long text wraps)."""
+def _longest(group: nodes.tgroup) -> tuple[list[int], list[int]]:
+    """Each column's longest unbreakable word and longest cell, in characters."""
     cols = int(group.get("cols", 0))
     words, cells = [1] * cols, [1] * cols
     for row in group.findall(nodes.row):
@@ -619,7 +620,22 @@ def _column_widths(group: nodes.tgroup) -> list[int]:
                 texts = list(entry.findall(nodes.Text))
                 words[k] = max([words[k], *(len(w) for t in texts for w in _words(t))])
                 cells[k] = max(cells[k], sum(len(t.astext()) for t in texts))
+    return words, cells
+
+
+def _column_widths(group: nodes.tgroup) -> list[int]:
+    """Shares of the line for the columns of ``group``: room for each column's longest word (a
+    quarter more for code's wider letters, three for the cell's padding), and for its longest
+    cell six tenths of its length, up to 48 characters (long text wraps)."""
+    words, cells = _longest(group)
     return [max(round(1.25 * w) + 3, round(0.6 * min(c, 48))) for w, c in zip(words, cells)]
+
+
+def _too_wide(group: nodes.tgroup) -> bool:
+    """Whether the table needs the smaller type: :data:`WIDE_TABLE` columns or more, or longest
+    words (with the cells' padding) that together fill more than :data:`LINE_CHARACTERS`."""
+    words, _ = _longest(group)
+    return len(words) >= WIDE_TABLE or sum(w + 3 for w in words) > LINE_CHARACTERS
 
 
 def _pdf_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -630,8 +646,8 @@ def _pdf_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
       and a short one a ``tabulary``, which can leave a column narrower than its formulas (the
       letters of Chapter 3.3 were cut). Each table gets column widths in proportion to its
       longest words and cells instead, so its cells wrap and keep their words whole.
-    * A table of :data:`WIDE_TABLE` or more columns is set in ``\\footnotesize``: at the body's
-      size a column of long identifiers in a wide grid gets less than its longest word and clips it.
+    * A table too wide for the body's type (:func:`_too_wide`) is set in ``\\footnotesize``: at
+      the body's size its columns get less than their longest words and clip them.
     """
     if app.builder.format != "latex":
         return
@@ -644,7 +660,7 @@ def _pdf_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             for spec, width in zip(specs, _column_widths(group)):
                 spec["colwidth"] = width
             table["classes"].append("colwidths-given")
-        if int(group.get("cols", 0)) >= WIDE_TABLE:
+        if _too_wide(group):
             parent = table.parent
             at = parent.index(table)
             parent.insert(at + 1, nodes.raw("", "\\endgroup\n", format="latex"))
