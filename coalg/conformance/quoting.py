@@ -24,21 +24,30 @@ QUOTE_LIMIT = 200
 """At most this many characters of anything quoted from a layer."""
 
 
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 21] + f"…({len(text)} chars)"
+def _cut(text: str, limit: int, whole: int) -> str:
+    """``text`` (the first part of something ``whole`` characters long) in at most ``limit`` characters."""
+    return text if whole <= limit else text[:limit - 21] + f"…({whole} chars)"
+
+
+def _one_line(text: str, limit: int) -> tuple[str, int]:
+    """The first ``2 × limit`` characters of ``text`` on one line, and the length to report: the
+    whole text's when it was longer (only its start is read), else the one line's."""
+    flat = " ".join(text[:limit * 2].split())
+    return flat, len(text) if len(text) > limit * 2 else len(flat)
 
 
 def quote(x: Any, limit: int = QUOTE_LIMIT) -> str:
     """``repr(x)`` in at most ``limit`` characters, on one line; never raises."""
-    if type(x) is str and len(x) > limit:
-        return repr(x[:max(limit - 24, 8)]) + f"…({len(x)} chars)"
+    if type(x) is str and len(repr(x[:limit + 1])) > limit:  # its start, counted in its own characters
+        return repr(x[:max(limit - 24, 8)])[:max(limit - 21, 10)] + f"…({len(x)} chars)"
     try:
         text = repr(x)
         if type(text) is not str:
             raise TypeError("repr is not a str")
     except BaseException as e:  # noqa: BLE001 - a layer's __repr__ may raise anything
         return f"<{type(x).__name__} whose repr raised {type(e).__name__}>"
-    return _cut(" ".join(text[:limit * 2].split()), limit)
+    flat, whole = _one_line(text, limit)
+    return _cut(flat, limit, whole)
 
 
 def describe(e: BaseException, limit: int = QUOTE_LIMIT) -> str:
@@ -50,5 +59,7 @@ def describe(e: BaseException, limit: int = QUOTE_LIMIT) -> str:
             raise TypeError("str() is not a str")
     except BaseException as inner:  # noqa: BLE001 - a layer's __str__ may raise anything
         return f"{name} (its message cannot be read: str() raised {type(inner).__name__})"
-    text = " ".join(text[:limit * 2].split())
-    return _cut(f"{name}: {text}" if text else name, limit)
+    flat, whole = _one_line(text, limit)
+    if not flat:
+        return _cut(name, limit, len(name))
+    return _cut(f"{name}: {flat}", limit, len(name) + 2 + whole)
