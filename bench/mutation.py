@@ -576,6 +576,8 @@ EQUIVALENT: dict[str, str] = {
     "coalg.contextfs.live.xǁNullRAGǁadd_memories_batch__mutmut_1": "the package's router ignores the count "
                                                                   "(storage_router.py, lines 137 and 947); its "
                                                                   "one reader, auto-indexing, is off",
+    "coalg.conformance.kit.x__shallow__mutmut_9": "the replay script reads only the identifiers of a created "
+                                                  "output, never its records",
     "coalg.model.store.xǁStoreǁwithout_edges__mutmut_3": "the shortcut returns the store itself when no edge "
                                                         "goes; without it an equal store is built",
     "coalg.model.store.xǁStoreǁwith_edges__mutmut_4": "the shortcut returns the store itself when every edge "
@@ -605,6 +607,7 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.live.x_facade": "8fd3499f8b41",
     "coalg.contextfs.live.xǁLiveStoreǁinject_edge_fault": "57e8a57b285e",
     "coalg.contextfs.live.xǁNullRAGǁadd_memories_batch": "d63c1f23d64e",
+    "coalg.conformance.kit.x__shallow": "6d42eec48437",
     "coalg.contextfs.auditing.x_format_report": "85dbeeb8db5b",
     "coalg.contextfs.auditing.x_iter_findings": "2e03a657157f",
     "coalg.contextfs.behaviours.x_behaviour_soft_delete_keeps_edges": "238d34bec106",

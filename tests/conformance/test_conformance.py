@@ -78,6 +78,12 @@ def test_a_merge_type_that_follows_the_hash_seed_breaks_l5_across_interpreters()
     assert w["kind"] == "hash seed" and set(w["observations"]) == {"PYTHONHASHSEED=0", "PYTHONHASHSEED=1"}
     assert [c["op"] for c in w["word"]] == ["save", "save", "merge"]
     assert "has type" in w["explanation"] and "PYTHONHASHSEED=1" in w["replay"]
+    # run as its first line says, twice, the script shows the merged record with two different types
+    path = os.pathsep.join([str(HERE), str(ROOT), *(p for p in sys.path if p)])
+    shown = [subprocess.run([sys.executable, "-c", w["replay"]], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "PYTHONPATH": path, "PYTHONHASHSEED": h}, check=True).stdout
+             for h in ("0", "1")]
+    assert shown[0] != shown[1] and all("'type'" in out for out in shown)
 
 
 def test_a_law_abiding_layer_holds_every_clause_including_l5_across_interpreters():
