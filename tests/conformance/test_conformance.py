@@ -22,12 +22,22 @@ import pytest
 from shared_build import build_law_tables
 
 from coalg.conformance import BadLayer, LawViolation, check_layer, conform
-from coalg.conformance.examples import contextfs, contextfs_model, repaired
-from coalg.laws import CLAUSES, law_table, show_call
 from coalg.conformance.blackbox import BlackBox, Replay
 from coalg.conformance.detect import inspect_layer
-from coalg.model import (CONTEXTFS, Allocation, Call, Created, Delete, Err, Evolve, Record, Save,
-                         call_from_json)
+from coalg.conformance.examples import contextfs, contextfs_model, repaired
+from coalg.laws import CLAUSES, law_table, show_call
+from coalg.model import (
+    CONTEXTFS,
+    Allocation,
+    Call,
+    Created,
+    Delete,
+    Err,
+    Evolve,
+    Record,
+    Save,
+    call_from_json,
+)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
