@@ -475,3 +475,26 @@ def test_the_record_a_call_by_prefix_acted_on_is_read_off_what_it_did() -> None:
         [Edge("id0003", Relation.SPLIT_FROM, "id0001")])
     out = Created((("id0003", Record("x")), ("id0004", Record("y"))))
     assert _acted(Split("id000", ("x", "y"), by_prefix=True), out, TWO, parts) == "id0001"
+
+
+# --------------------------------------------------------------------------- an order witness, as a script
+
+def test_an_order_witness_binds_what_its_calls_made_and_keeps_their_refusals() -> None:
+    from coalg.conformance.detect import inspect_layer
+    from coalg.conformance.kit import _order_witness
+    from coalg.conformance.witness import python_calls
+    from coalg.model import Created, Err, Supersede, letter_to_json
+
+    letters = [Save(A), Evolve("id0009", "v2"), Evolve("id0001", "v3"), Supersede("id0001", "id0002")]
+    seen = {"outputs": [{"out": "created", "ids": ["id0001"]}, {"out": "err", "reason": "refused (KeyError)"},
+                        {"out": "created", "ids": ["id0002"]}, {"out": "wrote"}]}
+    w = {"word": [letter_to_json(a) for a in letters], "observations": {"PYTHONHASHSEED=0": seen,
+                                                                        "PYTHONHASHSEED=1": seen}}
+    got = _order_witness(w, "conform_layers:GoodMemory", inspect_layer(layers.GoodMemory), "hash seed")
+    calls = [Call(letters[0], Allocation(("id0001",))), Call(letters[1]), Call(letters[2], Allocation(("id0002",))),
+             Call(letters[3])]
+    meant = [Created((("id0001", Record("")),)), Err("refused (KeyError)"), Created((("id0002", Record("")),)),
+             Nothing()]
+    assert got["calls"] == python_calls(calls, meant, valid_time=True) and got["length"] == 4
+    assert any(line.startswith("try:") for line in got["calls"])  # the refused call is expected to raise
+    assert got["replay"].startswith("# run this file twice: PYTHONHASHSEED=0 python replay.py and PYTHONHASHSEED=1")
