@@ -20,7 +20,6 @@ from ..errors import CoalgError
 from ..laws import Transition, get_clause, show_call
 from ..laws.bitemporality import TIMES
 from ..model import (
-    Allocation,
     Call,
     Created,
     Err,
@@ -178,8 +177,7 @@ def _order_witness(w: dict[str, Any], spec: str | None, caps: Capabilities, kind
     vt = caps.has("valid_time")
     first = next(iter(w["observations"].values()))
     outs = [_shallow(x) for x in first["outputs"]]
-    calls = [Call(letter_from_json(a), Allocation(tuple(x.get("ids", ())))) for a, x in
-             zip(w["word"], first["outputs"])]
+    calls = [Call(letter_from_json(a)) for a in w["word"][:len(outs)]]  # a script reads letters and outputs only
     runs = [("the word", calls, outs)]
     if "reordered" in w:
         rcalls = [Call(letter_from_json(a)) for a in w["reordered"]]

@@ -485,7 +485,7 @@ def test_an_order_witness_binds_what_its_calls_made_and_keeps_their_refusals() -
     from coalg.conformance.witness import python_calls
     from coalg.model import Created, Err, Supersede, letter_to_json
 
-    letters = [Save(A), Evolve("id0009", "v2"), Evolve("id0001", "v3"), Supersede("id0001", "id0002")]
+    letters = [Save(A), Evolve("id0009", "v2"), Evolve("id0001", "v3", valid_time=7), Supersede("id0001", "id0002")]
     seen = {"outputs": [{"out": "created", "ids": ["id0001"]}, {"out": "err", "reason": "refused (KeyError)"},
                         {"out": "created", "ids": ["id0002"]}, {"out": "wrote"}]}
     w = {"word": [letter_to_json(a) for a in letters], "observations": {"PYTHONHASHSEED=0": seen,
@@ -497,4 +497,5 @@ def test_an_order_witness_binds_what_its_calls_made_and_keeps_their_refusals() -
              Nothing()]
     assert got["calls"] == python_calls(calls, meant, valid_time=True) and got["length"] == 4
     assert any(line.startswith("try:") for line in got["calls"])  # the refused call is expected to raise
+    assert any("valid_time=7" in line for line in got["calls"])  # the layer takes valid times: they are passed
     assert got["replay"].startswith("# run this file twice: PYTHONHASHSEED=0 python replay.py and PYTHONHASHSEED=1")
