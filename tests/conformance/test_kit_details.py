@@ -499,3 +499,24 @@ def test_an_order_witness_binds_what_its_calls_made_and_keeps_their_refusals() -
     assert any(line.startswith("try:") for line in got["calls"])  # the refused call is expected to raise
     assert any("valid_time=7" in line for line in got["calls"])  # the layer takes valid times: they are passed
     assert got["replay"].startswith("# run this file twice: PYTHONHASHSEED=0 python replay.py and PYTHONHASHSEED=1")
+
+
+def test_an_insertion_order_witness_replays_the_word_and_the_same_saves_reordered() -> None:
+    from coalg.conformance.detect import inspect_layer
+    from coalg.conformance.kit import _order_witness
+    from coalg.conformance.witness import python_calls
+    from coalg.model import Created, letter_to_json
+
+    word, reordered = [Save(A), Save(B)], [Save(B), Save(A)]
+    made = [{"out": "created", "ids": ["id0001"]}, {"out": "created", "ids": ["id0002"]}]
+    w = {"word": [letter_to_json(a) for a in word], "observations": {"first": {"outputs": made}},
+         "reordered": [letter_to_json(a) for a in reordered], "reordered_outputs": made[::-1]}
+    got = _order_witness(w, "conform_layers:GoodMemory", inspect_layer(layers.GoodMemory), "insertion order")
+    assert got["kind"] == "insertion order" and "PYTHONHASHSEED" not in got["replay"]
+    first, second = got["replay"].split("# the word\n")[1].split(
+        "# the same saves in another order (identifiers as this run names them)\n")
+    once = python_calls([Call(a) for a in word], [Created((("id0001", Record("")),)),
+                                                  Created((("id0002", Record("")),))])
+    again = python_calls([Call(a) for a in reordered], [Created((("id0002", Record("")),)),
+                                                        Created((("id0001", Record("")),))])
+    assert first.index(once[0]) < first.index(once[1]) and second.index(again[0]) < second.index(again[1])
