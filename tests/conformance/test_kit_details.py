@@ -498,6 +498,7 @@ def test_an_order_witness_binds_what_its_calls_made_and_keeps_their_refusals() -
     assert got["calls"] == python_calls(calls, meant, valid_time=True) and got["length"] == 4
     assert any(line.startswith("try:") for line in got["calls"])  # the refused call is expected to raise
     assert any("valid_time=7" in line for line in got["calls"])  # the layer takes valid times: they are passed
+    assert "valid_time=7" in got["replay"] and "from conform_layers import GoodMemory" in got["replay"]
     assert got["replay"].startswith("# run this file twice: PYTHONHASHSEED=0 python replay.py and PYTHONHASHSEED=1")
 
 
@@ -520,3 +521,15 @@ def test_an_insertion_order_witness_replays_the_word_and_the_same_saves_reordere
     again = python_calls([Call(a) for a in reordered], [Created((("id0002", Record("")),)),
                                                         Created((("id0001", Record("")),))])
     assert first.index(once[0]) < first.index(once[1]) and second.index(again[0]) < second.index(again[1])
+
+
+def test_a_difference_in_a_records_field_quotes_text_as_it_is_and_other_values_as_json() -> None:
+    from coalg.conformance.compare import difference
+
+    def seen(fields: dict[str, Any]) -> dict[str, Any]:
+        return {"outputs": [], "after": {"records": {"id0001": {"content": "a", "tags": [], **fields}}, "edges": []}}
+
+    text, data = difference(seen({"type": "fact"}), seen({"type": "decision"}), "first", "second")
+    assert text == "the record id0001 has type fact in the first run and decision in the second"
+    text, _ = difference(seen({"tags": ["x"]}), seen({"tags": ["y", "x"]}), "first", "second")
+    assert text == 'the record id0001 has tags ["x"] in the first run and ["y", "x"] in the second'
