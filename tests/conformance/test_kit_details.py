@@ -531,5 +531,6 @@ def test_a_difference_in_a_records_field_quotes_text_as_it_is_and_other_values_a
 
     text, data = difference(seen({"type": "fact"}), seen({"type": "decision"}), "first", "second")
     assert text == "the record id0001 has type fact in the first run and decision in the second"
+    assert data == {"record": "id0001", "field": "type", "first": "fact", "second": "decision"}
     text, _ = difference(seen({"tags": ["x"]}), seen({"tags": ["y", "x"]}), "first", "second")
     assert text == 'the record id0001 has tags ["x"] in the first run and ["y", "x"] in the second'
