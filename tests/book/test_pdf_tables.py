@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from docutils import nodes
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "sphinxext"))
-from coalg_book import LINE_CHARACTERS, WIDE_TABLE, _column_widths, _pdf_tables, _too_wide
+from coalg_book import LINE_CHARACTERS, WIDE_TABLE, _column_widths, _longest, _pdf_tables, _too_wide
 
 
 def _table(rows: list[list[nodes.Node | str]]) -> nodes.table:
@@ -41,7 +41,7 @@ def test_a_column_gets_room_for_its_longest_word_and_part_of_its_longest_cell() 
     long_text = "a sentence of many short words that wraps over several lines in its cell"
     code = nodes.literal("", "coalg.model.coalgebra.step")
     table = _table([["3.10", long_text, code, "test_def_3_10"]])
-    item, text, dotted, underscored = _column_widths(next(iter(table.findall(nodes.tgroup))))
+    item, text, dotted, underscored = _column_widths(*_longest(next(iter(table.findall(nodes.tgroup)))))
     assert item == round(1.25 * 4) + 3  # "3.10" whole: text does not break at a dot
     assert text == round(0.6 * 48)  # long text: six tenths of it, at most 48 characters
     # code breaks at its dots: its longest part is "coalgebra", and the cell's length decides
@@ -52,7 +52,7 @@ def test_a_column_gets_room_for_its_longest_word_and_part_of_its_longest_cell() 
 def test_a_formula_is_measured_by_what_it_shows() -> None:
     formula = nodes.math("", r"\mathsf{supersede}(o, n)")
     table = _table([[formula, "x"]])
-    assert _column_widths(next(iter(table.findall(nodes.tgroup))))[0] == round(1.25 * len("supersede(o,")) + 3
+    assert _column_widths(*_longest(next(iter(table.findall(nodes.tgroup)))))[0] == round(1.25 * len("supersede(o,")) + 3
     # (a formula breaks nowhere but at its spaces: "\mathsf{supersede}(o," shows as "supersede(o,")
 
 
@@ -70,12 +70,12 @@ def test_every_table_gets_given_widths_and_a_wide_one_a_smaller_type_in_latex_on
 
 
 def test_a_table_whose_longest_words_fill_the_line_is_set_smaller() -> None:
-    def group(words: list[str]) -> nodes.tgroup:
-        return next(iter(_table([words]).findall(nodes.tgroup)))
+    def longest_words(cells: list[str]) -> list[int]:
+        return _longest(next(iter(_table([cells]).findall(nodes.tgroup))))[0]
 
     fits = ["x" * 10] * 4  # 4 × (10 + 3) characters
-    assert not _too_wide(group(fits))
+    assert not _too_wide(longest_words(fits))
     crowded = ["x" * (LINE_CHARACTERS // 4)] * 4
-    assert _too_wide(group(crowded))
+    assert _too_wide(longest_words(crowded))
     # long text that wraps does not count, only its longest word
-    assert not _too_wide(group(["a few words " * 20, "x"]))
+    assert not _too_wide(longest_words(["a few words " * 20, "x"]))

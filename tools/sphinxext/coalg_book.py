@@ -500,11 +500,11 @@ def _kernel_profile(app: Sphinx, config: Any) -> None:
 
 # ------------------------------------------------------------------ execution cache
 
-# What a chapter's outputs depend on besides its own code (which jupyter-cache hashes itself).
 CACHE_INPUTS = ("coalg/**/*.py", "bench/results/**/*", "data/**/*", "tests/conformance/layers/*.py",
                 "tools/sphinxext/ipython_kernel_config.py", "requirements*.txt", "pyproject.toml")
-"""What the chapters' outputs depend on besides their own code (the corpus chapter runs the layers
-of ``tests/conformance/layers``); a change to any of them runs every chapter again."""
+"""What the chapters' outputs depend on besides their own code, which jupyter-cache hashes itself
+(the corpus chapter runs the layers of ``tests/conformance/layers``); a change to any of them runs
+every chapter again."""
 
 
 def _inputs_key(root: Path) -> str:
@@ -623,18 +623,18 @@ def _longest(group: nodes.tgroup) -> tuple[list[int], list[int]]:
     return words, cells
 
 
-def _column_widths(group: nodes.tgroup) -> list[int]:
-    """Shares of the line for the columns of ``group``: room for each column's longest word (a
-    quarter more for code's wider letters, three for the cell's padding), and for its longest
-    cell six tenths of its length, up to 48 characters (long text wraps)."""
-    words, cells = _longest(group)
+def _column_widths(words: list[int], cells: list[int]) -> list[int]:
+    """Shares of the line for columns whose longest words and cells are ``words`` and ``cells``
+    (:func:`_longest`): room for the word (a quarter more for code's wider letters, three for the
+    cell's padding), and for the cell six tenths of its length, up to 48 characters (long text
+    wraps)."""
     return [max(round(1.25 * w) + 3, round(0.6 * min(c, 48))) for w, c in zip(words, cells)]
 
 
-def _too_wide(group: nodes.tgroup) -> bool:
-    """Whether the table needs the smaller type: :data:`WIDE_TABLE` columns or more, or longest
-    words (with the cells' padding) that together fill more than :data:`LINE_CHARACTERS`."""
-    words, _ = _longest(group)
+def _too_wide(words: list[int]) -> bool:
+    """Whether a table whose columns' longest words are ``words`` needs the smaller type:
+    :data:`WIDE_TABLE` columns or more, or words (with the cells' padding) that together fill
+    more than :data:`LINE_CHARACTERS`."""
     return len(words) >= WIDE_TABLE or sum(w + 3 for w in words) > LINE_CHARACTERS
 
 
@@ -655,12 +655,13 @@ def _pdf_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         group = next(iter(table.findall(nodes.tgroup)), None)
         if group is None:
             continue
+        words, cells = _longest(group)
         if "colwidths-given" not in table["classes"]:
             specs = [c for c in group.children if isinstance(c, nodes.colspec)]
-            for spec, width in zip(specs, _column_widths(group)):
+            for spec, width in zip(specs, _column_widths(words, cells)):
                 spec["colwidth"] = width
             table["classes"].append("colwidths-given")
-        if _too_wide(group):
+        if _too_wide(words):
             parent = table.parent
             at = parent.index(table)
             parent.insert(at + 1, nodes.raw("", "\\endgroup\n", format="latex"))
