@@ -41,12 +41,17 @@ SOURCE_GLOBS = (
 )
 
 
-def _chapter_inputs() -> tuple[str, ...]:
-    spec = importlib.util.spec_from_file_location("_build_coalg_book", ROOT / "tools" / "sphinxext" / "coalg_book.py")
+def _build_module(name: str) -> ModuleType:
+    """The module ``name`` of the book build (tools/sphinxext), loaded from its file."""
+    spec = importlib.util.spec_from_file_location(f"_build_{name}", ROOT / "tools" / "sphinxext" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return tuple(module.CACHE_INPUTS)
+    return module
+
+
+def _chapter_inputs() -> tuple[str, ...]:
+    return tuple(_build_module("coalg_book").CACHE_INPUTS)
 
 
 def _newest_source_mtime() -> float:
@@ -126,14 +131,6 @@ def ensure_built() -> Path:
     return HTML_DIR
 
 
-def _law_tables_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_build_law_tables", ROOT / "tools" / "sphinxext" / "law_tables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def build_law_tables() -> Path | None:
     """The folder in which a book build wrote the law tables of both model realisations, each a
     valid table of this very code (``None``: there is none, or it is not valid).
@@ -142,7 +139,7 @@ def build_law_tables() -> Path | None:
     for a law table at the default bound gets exactly the computed verdicts without searching
     again (tests/book/test_law_tables.py checks that a loaded verdict is the computed one).
     """
-    law_tables = _law_tables_module()
+    law_tables = _build_module("law_tables")
     for folder in sorted((BUILD_DIR / ".jupyter_cache").glob("*/law-tables")):
         if sorted(law_tables.load(folder)) == ["contextfs", "repaired"]:
             return folder
