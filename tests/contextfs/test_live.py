@@ -147,6 +147,8 @@ def test_the_demo_database_is_what_the_package_writes_for_an_evolve_by_prefix(tm
         rows = {i: (c, t, ns, json.loads(m)) for i, c, t, ns, m in
                 demo.execute("SELECT id, content, type, namespace_id, metadata FROM memories")}
         edges = sorted(demo.execute("SELECT from_id, relation, to_id FROM memory_edges"))
+        times = [t for row in demo.execute("SELECT created_at, updated_at FROM memories") for t in row]
+        times += [t for (t,) in demo.execute("SELECT created_at FROM memory_edges")]
     finally:
         demo.close()
     named = {child: "ab12cd34-002"}
@@ -158,12 +160,6 @@ def test_the_demo_database_is_what_the_package_writes_for_an_evolve_by_prefix(tm
         assert rows[i][:3] == package[i][:3], i
         assert rows[i][3].get("evolved_from") == package[i][3].get("evolved_from"), i
     # its times have the shape the package writes, datetime.isoformat()
-    demo = sqlite3.connect(tmp_path / "demo.db")
-    try:
-        times = [t for row in demo.execute("SELECT created_at, updated_at FROM memories") for t in row]
-        times += [t for (t,) in demo.execute("SELECT created_at FROM memory_edges")]
-    finally:
-        demo.close()
     shape = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?")
     package_times = [t for row in live.sql("SELECT created_at, updated_at FROM memories") for t in row]
     assert len(times) == 6 and all(shape.fullmatch(t) for t in times + package_times), (times, package_times)
