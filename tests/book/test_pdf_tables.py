@@ -1,4 +1,4 @@
-"""How the PDF lays out tables (tools/sphinxext/coalg_book.py), without a build.
+"""How the PDF lays out tables and links to exercises (tools/sphinxext/coalg_book.py), without a build.
 
 LaTeX shares the line among a table's columns. Left to Sphinx, a long table's columns never wrap
 (they ran off the page) and a short table's can end narrower than a formula (it was cut), so the
@@ -14,7 +14,15 @@ from types import SimpleNamespace
 from docutils import nodes
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "sphinxext"))
-from coalg_book import LINE_CHARACTERS, WIDE_TABLE, _column_widths, _longest, _pdf_tables, _too_wide
+from coalg_book import (
+    LINE_CHARACTERS,
+    WIDE_TABLE,
+    _column_widths,
+    _longest,
+    _pdf_exercise_links,
+    _pdf_tables,
+    _too_wide,
+)
 
 
 def _table(rows: list[list[nodes.Node | str]]) -> nodes.table:
@@ -79,3 +87,24 @@ def test_a_table_whose_longest_words_fill_the_line_is_set_smaller() -> None:
     assert _too_wide(longest_words(crowded))
     # long text that wraps does not count, only its longest word
     assert not _too_wide(longest_words(["a few words " * 20, "x"]))
+
+
+def test_a_link_to_an_exercise_on_another_page_leads_to_its_label_in_latex_only() -> None:
+    """sphinx-exercise writes ``\\label{exercise:<label>}``; Sphinx links another page's target as
+    ``<page>:<label>``: the link is pointed at the exercise's label (the LaTeX writer turns
+    ``%a#b`` into ``\\hyperref[a:b]``)."""
+    registry = {"ex-5-7-2": {"type": "exercise"}, "sol-5-7-2": {"type": "solution"}}
+    refs = {"exercise": nodes.reference("", "Exercise 5.7.2", refuri="%book/05-7-merge#ex-5-7-2"),
+            "solution": nodes.reference("", "its solution", refuri="%book/05-7-merge#sol-5-7-2"),
+            "section": nodes.reference("", "a section", refuri="%book/05-7-merge#ex-5-7-2-notes"),
+            "page": nodes.reference("", "Related work", refuri="%book/08-related-work")}
+    doc = nodes.section()
+    doc += nodes.paragraph("", "", *refs.values())
+    html = SimpleNamespace(builder=SimpleNamespace(format="html"), env=SimpleNamespace(sphinx_exercise_registry=registry))
+    _pdf_exercise_links(html, doc, "x")  # type: ignore[arg-type]
+    assert refs["exercise"]["refuri"] == "%book/05-7-merge#ex-5-7-2"
+    latex = SimpleNamespace(builder=SimpleNamespace(format="latex"), env=SimpleNamespace(sphinx_exercise_registry=registry))
+    _pdf_exercise_links(latex, doc, "x")  # type: ignore[arg-type]
+    assert {k: r["refuri"] for k, r in refs.items()} == {
+        "exercise": "%exercise#ex-5-7-2", "solution": "%book/05-7-merge#sol-5-7-2",
+        "section": "%book/05-7-merge#ex-5-7-2-notes", "page": "%book/08-related-work"}

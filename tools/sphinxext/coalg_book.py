@@ -668,6 +668,23 @@ def _pdf_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             parent.insert(at, nodes.raw("", "\\begingroup\\footnotesize\n", format="latex"))
 
 
+def _pdf_exercise_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """In LaTeX, point a link to an exercise on another page at the exercise.
+
+    sphinx-exercise labels an exercise ``exercise:<label>`` in the LaTeX, but a link from another
+    page names ``<page>:<label>``, which no label carries: the PDF showed the link's text and led
+    nowhere.  Such a link is rewritten to the exercise's own label.
+    """
+    if app.builder.format != "latex":
+        return
+    registry = getattr(app.env, "sphinx_exercise_registry", {})
+    exercises = {label for label, entry in registry.items() if entry.get("type") == "exercise"}
+    for ref in doctree.findall(nodes.reference):
+        uri = ref.get("refuri", "")
+        if uri.startswith("%") and "#" in uri and uri.rsplit("#", 1)[1] in exercises:
+            ref["refuri"] = "%exercise#" + uri.rsplit("#", 1)[1]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("recon", _recon_role)
     app.add_config_value("coalg_exercise_prefix", {}, "env")
@@ -678,6 +695,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-updated", _renumber_exercises, priority=900)
     app.connect("env-get-updated", _rewrite_results_pages)
     app.connect("doctree-resolved", _pdf_tables)
+    app.connect("doctree-resolved", _pdf_exercise_links)
     app.add_node(results_index)
     app.add_directive("results-index", ResultsIndexDirective)
     app.connect("doctree-read", _collect_results)
