@@ -67,7 +67,6 @@ LONGEST_FIRST = (
     "tests/cli/test_acceptance.py",
     "tests/widgets/test_explorers_browser.py",
     "tests/widgets/test_voila_load.py",
-    "tests/model/test_store_work.py",
     "tests/conformance/test_conformance.py",
     "tests/contextfs/test_runtime.py",
     "tests/laws/test_reduction.py",
