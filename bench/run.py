@@ -156,8 +156,7 @@ def peer_main(peer: str, path: str, extra: list[str]) -> None:
     """``--peer NAME FILE``: run one in-Python peer and print one JSON line."""
     if peer == "naive":
         sys.path.insert(0, str(ROOT))
-        from coalg.bisim import read_aut
-        from coalg.bisim import naive_partition
+        from coalg.bisim import naive_partition, read_aut
 
         a = read_aut(path)
         part = naive_partition(a.n_states, None, list(a.transitions()))

@@ -38,7 +38,6 @@ from coalg.model import (
     Realisation,
     Record,
     Relation,
-    Save,
     Split,
     Store,
     Theta,

@@ -11,10 +11,9 @@ from budget import budget
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coalg.bisim import AutLTS, disjoint_union, read_aut, write_aut
+from coalg.bisim import AutLTS, coarsest_partition, disjoint_union, read_aut, refine, write_aut
 from coalg.bisim.buffers import load_numpy
 from coalg.errors import InputError
-from coalg.bisim import coarsest_partition, refine
 
 BACKENDS = ["python", "numpy"] if load_numpy() is not None else ["python"]
 

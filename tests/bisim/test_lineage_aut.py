@@ -7,16 +7,18 @@ import io
 import pytest
 from budget import budget
 from hypothesis import given
-
-from coalg.bisim import read_aut
-from coalg.bisim import behaviour_classes
-from coalg.errors import InputError
-from coalg.bisim import dumps_lineage_aut, loads_lineage_aut, store_to_aut
-from coalg.model import Record, Relation
-from coalg.bisim import coarsest_partition
-from coalg.model import Store
-
 from strategies import stores
+
+from coalg.bisim import (
+    behaviour_classes,
+    coarsest_partition,
+    dumps_lineage_aut,
+    loads_lineage_aut,
+    read_aut,
+    store_to_aut,
+)
+from coalg.errors import InputError
+from coalg.model import Record, Relation, Store
 
 
 @budget(60)

@@ -17,17 +17,19 @@ from budget import budget
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coalg.bisim import acyclic, blocks, rounds_numpy
-from coalg.bisim.buffers import load_numpy
-from coalg.bisim.engine import refined
 from coalg.bisim import (
     LTS,
+    acyclic,
     bisimilar_states,
+    blocks,
     coarsest_partition,
     distinguishing_witness,
     naive_partition,
     refine,
+    rounds_numpy,
 )
+from coalg.bisim.buffers import load_numpy
+from coalg.bisim.engine import refined
 
 ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = ["python", "numpy"] if load_numpy() is not None else ["python"]

@@ -24,11 +24,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import records, stores, words
 
-from coalg.model import Evolve, Merge, Recall, Save, SaveAt, Split, Supersede
 import coalg.bitemporal
 from coalg.bitemporal import (
     History,
     HistoryError,
+    RecordedPair,
     Region,
     TimedCall,
     Timeline,
@@ -46,7 +46,6 @@ from coalg.bitemporal import (
     non_degeneracy_witness,
     proposition_7_1,
     random_history,
-    RecordedPair,
     record,
     recording,
     recover_valid_times,
@@ -58,10 +57,21 @@ from coalg.bitemporal import (
     valid_at,
 )
 from coalg.bitemporal.timeline import CST
-from coalg.model import Created
-from coalg.model import CONTEXTFS
-from coalg.model import DESCENDANT, Record, Relation
-from coalg.model import REPAIRED
+from coalg.model import (
+    CONTEXTFS,
+    DESCENDANT,
+    REPAIRED,
+    Created,
+    Evolve,
+    Merge,
+    Recall,
+    Record,
+    Relation,
+    Save,
+    SaveAt,
+    Split,
+    Supersede,
+)
 from coalg.model.store import EMPTY, Store
 from coalg.paper import get_item, run_item
 

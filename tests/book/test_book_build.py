@@ -721,18 +721,18 @@ def _text(html: str) -> str:
 
 def test_paper_items_keep_the_papers_numbers_in_clean_titles(built_book: Path) -> None:
     html = (built_book / "book/03-4-lineage-coalgebra.html").read_text(encoding="utf-8")
-    titles = [_text(t).strip() for t in re.findall(r'<p class="admonition-title"[^>]*>(.*?)</p>', html, re.S)]
+    titles = [_text(t).strip() for t in re.findall(r'<p class="admonition-title"[^>]*>(.*?)</p>', html, re.DOTALL)]
     assert "Definition 3.16 (The lineage functor)" in titles, titles
     for page in _built_pages(built_book):
         text = (built_book / page).read_text(encoding="utf-8")
-        for t in re.findall(r'<p class="admonition-title"[^>]*>(.*?)</p>', text, re.S):
+        for t in re.findall(r'<p class="admonition-title"[^>]*>(.*?)</p>', text, re.DOTALL):
             clean = _text(t).strip()
             assert "((" not in clean and not re.match(r"^\w+ \(\d", clean), f"{page}: {clean!r}"
 
 
 def test_the_books_own_results_are_numbered_apart_from_the_papers(built_book: Path) -> None:
     html = (built_book / "book/09-1-executable-proposals.html").read_text(encoding="utf-8")
-    titles = [_text(t).strip() for t in re.findall(r'<p class="admonition-title"[^>]*>(.*?)</p>', html, re.S)]
+    titles = [_text(t).strip() for t in re.findall(r'<p class="admonition-title"[^>]*>(.*?)</p>', html, re.DOTALL)]
     kinds = ("Definition", "Property", "Algorithm", "Theorem", "Proposition", "Lemma", "Remark")
     blocks = [t for t in titles if t.startswith(kinds)]
     assert blocks and all(re.match(r"^\w+ P9\.\d+ \(", t) for t in blocks), blocks
@@ -777,7 +777,7 @@ def test_citations_link_to_the_bibliography(built_book: Path) -> None:
 
 def test_execution_statistics_cover_every_chapter(built_book: Path) -> None:
     html = (built_book / "book/appendix-g-execution.html").read_text(encoding="utf-8")
-    rows = re.findall(r"<tr[^>]*>.*?</tr>", html.split("<tbody>", 1)[1], re.S)
+    rows = re.findall(r"<tr[^>]*>.*?</tr>", html.split("<tbody>", 1)[1], re.DOTALL)
     assert len(rows) == len(NOTEBOOK_PAGES), (len(rows), len(NOTEBOOK_PAGES))
     assert all("✅" in r or "success" in r.lower() or "True" in r for r in rows), rows[:2]
 

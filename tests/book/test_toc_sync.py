@@ -63,10 +63,10 @@ def test_paper_list_matches_the_paper_text() -> None:
     if not SEED.exists():
         pytest.skip(f"the paper's text is not beside the repository ({SEED})")
     text = SEED.read_text(encoding="utf-8")
-    heads = dict(re.findall(r"^(\d+) ([A-Z][^\n]*)$", text, flags=re.M))
+    heads = dict(re.findall(r"^(\d+) ([A-Z][^\n]*)$", text, flags=re.MULTILINE))
     for n, (title, subs) in PAPER.items():
         assert heads.get(str(n)) == title, f"section {n}: the paper says {heads.get(str(n))!r}"
-        found = {int(k) for k in re.findall(rf"^{n}\.(\d+) [A-Z]", text, flags=re.M)}
+        found = {int(k) for k in re.findall(rf"^{n}\.(\d+) [A-Z]", text, flags=re.MULTILINE)}
         assert found == set(range(1, subs + 1)), f"section {n}: subsections {sorted(found)}"
 
 
@@ -105,7 +105,7 @@ def test_chapter_titles_match_the_paper() -> None:
     for c in _paper_part()["chapters"]:
         n = int(c["file"].split("/")[1][:2])
         text = (ROOT / f"{c['file']}.md").read_text(encoding="utf-8")
-        title = re.search(r"^# (.+)$", text, flags=re.M)
+        title = re.search(r"^# (.+)$", text, flags=re.MULTILINE)
         assert title, f"{c['file']} has no '# title'"
         assert title[1].strip().lower() == PAPER[n][0].lower(), f"{c['file']}: {title[1]!r} vs {PAPER[n][0]!r}"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from coalg.contextfs import SCHEMA, make_demo_database
 from coalg.cli import main
+from coalg.contextfs import SCHEMA, make_demo_database
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample-contextfs.db"

@@ -35,17 +35,6 @@ from strategies import (
     thetas,
 )
 
-from coalg.model import (
-    Allocation,
-    Delete,
-    Evolve,
-    Oracle,
-    RecallPrefix,
-    Theta,
-    creates,
-    uuid_like_ids,
-)
-from coalg.model import Found, run
 import coalg.composition
 from coalg.composition import (
     ancestry_cache_check,
@@ -64,9 +53,30 @@ from coalg.composition import (
     union,
 )
 from coalg.composition.prefixes import REMARK_6_8
-from coalg.model import CONTEXTFS, beta
-from coalg.model import Record, Relation
-from coalg.model.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union, mention_disjoint_union
+from coalg.model import (
+    CONTEXTFS,
+    Allocation,
+    Delete,
+    Evolve,
+    Found,
+    Oracle,
+    RecallPrefix,
+    Record,
+    Relation,
+    Theta,
+    beta,
+    creates,
+    run,
+    uuid_like_ids,
+)
+from coalg.model.store import (
+    EMPTY,
+    Edge,
+    Store,
+    UnionUndefined,
+    disjoint_union,
+    mention_disjoint_union,
+)
 from coalg.paper import get_item, run_item
 
 PROPERTY = budget(60)

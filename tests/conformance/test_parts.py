@@ -13,7 +13,19 @@ from coalg.conformance.order import permutation
 from coalg.conformance.protocol import capabilities_of, factory_spec
 from coalg.conformance.session import Session
 from coalg.conformance.snapshot import Naming, read_edges, read_records, to_store
-from coalg.model import Allocation, Call, Delete, Err, Evolve, Flag, Merge, Record, Save, SaveAt, Split
+from coalg.model import (
+    Allocation,
+    Call,
+    Delete,
+    Err,
+    Evolve,
+    Flag,
+    Merge,
+    Record,
+    Save,
+    SaveAt,
+    Split,
+)
 
 A = Record("a", type="fact", namespace="alice")
 

@@ -25,7 +25,15 @@ from test_fuzz_audit import make_db
 
 from coalg.bisim import AutInputError, count_classes, read_aut, write_aut
 from coalg.contextfs import AuditError, audit
-from coalg.model import JsonInputError, Record, Store, dumps_store, load_store, loads_store, save_store
+from coalg.model import (
+    JsonInputError,
+    Record,
+    Store,
+    dumps_store,
+    load_store,
+    loads_store,
+    save_store,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = ("python", "numpy")

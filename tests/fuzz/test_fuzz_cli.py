@@ -64,7 +64,7 @@ def test_audit_on_mutated_files(tmp_path_factory: pytest.TempPathFactory, data: 
 def test_usage_errors_are_one_line(argv: list[str]) -> None:
     if "--help" in argv or argv[0] not in {"bisim", "audit"} or len(argv) == 1:
         return  # help prints pages; laws/witness and the default audit run whole computations
-    code, out, err = run(argv)
+    code, _, err = run(argv)
     assert code in (0, 1, 2)
     if code == 2:
         assert len(err.splitlines()) == 1 and err.startswith("coalg"), err

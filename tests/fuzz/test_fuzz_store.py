@@ -12,7 +12,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mutate import fuzz, mutants, within
 
-from coalg.model import JsonInputError, Record, Relation, Store, dumps_store, load_store, loads_store, save_store
+from coalg.model import (
+    JsonInputError,
+    Record,
+    Relation,
+    Store,
+    dumps_store,
+    load_store,
+    loads_store,
+    save_store,
+)
 from coalg.model.jsoncheck import ReadContext, parse_json
 from coalg.model.jsonletters import call_from_json, letter_from_json, theta_from_json
 

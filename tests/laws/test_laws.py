@@ -21,9 +21,6 @@ from budget import DEEP
 from shared_build import build_law_tables
 
 from coalg.cli import UnknownRealisation, main, realisation_law_table
-from coalg.model import Allocation, Letter, Merge, Realisation, Save, Store, Theta, creates, named
-from coalg.model import Created, run
-from coalg.model import call_from_json, store_from_json, theta_from_json
 from coalg.laws import (
     CHECKS,
     CLAUSE_TABLE,
@@ -36,18 +33,39 @@ from coalg.laws import (
     check_L5,
     clear_cache,
     explore,
-    fragment_alphabet,
     format_law_table,
+    fragment_alphabet,
     get_clause,
     l3_fault_path,
     l7_strong_form,
     law_table,
     start_of,
 )
+from coalg.model import (
+    ANCESTRY,
+    CONTEXTFS,
+    LINEAGE,
+    REPAIRED,
+    Allocation,
+    Created,
+    Letter,
+    Merge,
+    Realisation,
+    Relation,
+    Save,
+    Store,
+    Theta,
+    call_from_json,
+    creates,
+    derived_record,
+    get_realisation,
+    meta_ancestry,
+    named,
+    run,
+    store_from_json,
+    theta_from_json,
+)
 from coalg.paper import numbered
-from coalg.model import CONTEXTFS, get_realisation
-from coalg.model import ANCESTRY, LINEAGE, Relation, meta_ancestry
-from coalg.model import REPAIRED, derived_record
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -386,7 +404,7 @@ def test_laws_output_identical_under_pythonhashseed(capsys: pytest.CaptureFixtur
     p = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=ROOT, capture_output=True, text=True,
                        timeout=300, check=True)
     capsys.readouterr()
-    exec(SCRIPT, {})  # noqa: S102 -- the same calls in this process
+    exec(SCRIPT, {})
     here = capsys.readouterr().out
     assert p.stdout == here and '"realisation": "contextfs"' in here
 

@@ -27,7 +27,6 @@ from coalg.laws.agreement import (
     record_view,
     router_lineage,
 )
-from coalg.laws.stability import _ac_plus_failure, _stable, _theorem_5_7
 from coalg.laws.bitemporality import (
     _HOLDS,
     _READING,
@@ -55,6 +54,7 @@ from coalg.laws.monotonicity import L1, _five_two_case, is_creating_call, monoto
 from coalg.laws.resolution import L5, _explain, _merged_type, consults_theta
 from coalg.laws.schema import S1, S2, S3, S4, check_schema
 from coalg.laws.seeds import derived_ids, seed_named
+from coalg.laws.stability import _ac_plus_failure, _stable, _theorem_5_7
 from coalg.laws.walks import random_transitions
 from coalg.model import (
     CONTEXTFS,

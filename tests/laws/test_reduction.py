@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 from budget import budget
-from shared_build import build_law_tables
 from hypothesis import given
 from hypothesis import strategies as st
+from shared_build import build_law_tables
 from strategies import rename_store
 
 from coalg.bisim import canonical_labelling

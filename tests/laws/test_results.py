@@ -19,12 +19,21 @@ import pytest
 from budget import DEEP
 from shared_build import build_law_tables
 
-from coalg.laws import SEEDS, fragment_alphabet, start_of
-from coalg.model import CONTEXTFS, REPAIRED, Allocation, Created, Err, Merge, creates, run
-from coalg.model import call_from_json, store_from_json
-from coalg.model import Relation
-from coalg.laws import history_lineage, router_lineage
-from coalg.model import Store
+from coalg.laws import SEEDS, fragment_alphabet, history_lineage, router_lineage, start_of
+from coalg.model import (
+    CONTEXTFS,
+    REPAIRED,
+    Allocation,
+    Created,
+    Err,
+    Merge,
+    Relation,
+    Store,
+    call_from_json,
+    creates,
+    run,
+    store_from_json,
+)
 from coalg.paper import Verdict, get_item, known_items, run_item
 
 ROOT = Path(__file__).resolve().parents[2]

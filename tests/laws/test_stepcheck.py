@@ -9,9 +9,30 @@ from __future__ import annotations
 
 import pytest
 
-from coalg.laws import STEP_CLAUSES, check_step, explore, get_clause, l2_disagreement, step_and_check
-from coalg.model import CONTEXTFS, LINEAGE, REPAIRED, Allocation, Delete, Evolve, Link, Merge, Record, Relation
-from coalg.model import Save, Split, Supersede, preset
+from coalg.laws import (
+    STEP_CLAUSES,
+    check_step,
+    explore,
+    get_clause,
+    l2_disagreement,
+    step_and_check,
+)
+from coalg.model import (
+    CONTEXTFS,
+    LINEAGE,
+    REPAIRED,
+    Allocation,
+    Delete,
+    Evolve,
+    Link,
+    Merge,
+    Record,
+    Relation,
+    Save,
+    Split,
+    Supersede,
+    preset,
+)
 
 
 def _transitions(real, alphabet: str, faults: bool, max_len: int = 1):

@@ -16,21 +16,28 @@ from hypothesis import strategies as st
 from strategies import any_letters, call_sequences, records, stores, words
 
 from coalg.model import (
+    ANCESTRY,
+    REPAIRED,
     Allocation,
     Call,
     Delete,
     Evolve,
+    FrozenMap,
     Link,
     Merge,
     Oracle,
     Recall,
     RecallPrefix,
+    Record,
+    Relation,
     Save,
     SaveAt,
     Split,
     Supersede,
     Theta,
     creates,
+    dumps_store,
+    meta_ancestry,
     named,
 )
 from coalg.model.coalgebra import (
@@ -50,8 +57,6 @@ from coalg.model.coalgebra import (
     run,
     step,
 )
-from coalg.model import REPAIRED, dumps_store, step
-from coalg.model import ANCESTRY, FrozenMap, Record, Relation, meta_ancestry
 from coalg.model.store import EMPTY, Edge, Store
 
 R = Relation

@@ -12,27 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from coalg.model import (
-    Allocation,
-    Call,
-    Delete,
-    Evolve,
-    Link,
-    Merge,
-    Oracle,
-    Recall,
-    RecallPrefix,
-    Save,
-    SaveAt,
-    Split,
-    Supersede,
-    creates,
-    is_fragment,
-    named,
-    uuid_like_ids,
-)
 from coalg.bisim import allocation_blind_bisimilar, bisimilar
-from coalg.model import Created, Err, Found, Nothing, alpha, run, step
 from coalg.laws import (
     CLAUSES,
     INFO,
@@ -43,18 +23,47 @@ from coalg.laws import (
     check_S4,
     check_schema,
 )
-from coalg.model import ancestors, ancestry, beta, beta_minus
-from coalg.model import CONTEXTFS, REALISATIONS, Realisation
 from coalg.model import (
     ANCESTRY,
+    CONTEXTFS,
     DESCENDANT,
     INVERSE_TABLE,
+    REALISATIONS,
+    Allocation,
+    Call,
+    Created,
+    Delete,
+    Err,
+    Evolve,
+    Found,
     FrozenMap,
+    Link,
+    Merge,
+    Nothing,
+    Oracle,
+    Realisation,
+    Recall,
+    RecallPrefix,
     Record,
     Relation,
+    Save,
+    SaveAt,
+    Split,
+    Supersede,
+    alpha,
+    ancestors,
+    ancestry,
+    beta,
+    beta_minus,
+    creates,
     erase_allocation,
     inverse,
+    is_fragment,
     meta_ancestry,
+    named,
+    run,
+    step,
+    uuid_like_ids,
 )
 from coalg.model.store import EMPTY, Edge, Store, UnionUndefined, disjoint_union, restrict
 

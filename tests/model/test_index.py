@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from strategies import fragment_stores, records, stores
 
 import coalg.model.index as I
-from coalg.model import CSR, LineageIndex
-from coalg.model import ancestors, descendant_ids
+from coalg.model import CSR, LineageIndex, ancestors, descendant_ids
 
 
 @given(stores())

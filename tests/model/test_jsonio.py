@@ -15,15 +15,30 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import any_letters, call_sequences, records, stores, thetas
 
-from coalg.model import jsoncheck, jsonio, jsonletters
-from coalg.model import Allocation, Call, Evolve, Link, Merge, Save, Split, Theta
-from coalg.model import Created, Err, Flag, Found, Nothing, Wrote
 from coalg.errors import InputError
-from coalg.model.jsoncheck import JsonInputError
 from coalg.model import (
+    Allocation,
+    Call,
+    Created,
+    Err,
+    Evolve,
+    Flag,
+    Found,
+    Link,
+    Merge,
+    Nothing,
+    Record,
+    Relation,
+    Save,
+    Split,
+    Theta,
+    Wrote,
     call_from_json,
     call_to_json,
     dumps_store,
+    jsoncheck,
+    jsonio,
+    jsonletters,
     letter_from_json,
     letter_to_json,
     load_store,
@@ -36,7 +51,7 @@ from coalg.model import (
     theta_from_json,
     theta_to_json,
 )
-from coalg.model import Record, Relation
+from coalg.model.jsoncheck import JsonInputError
 from coalg.model.store import EMPTY, Edge, Store
 
 R = Relation

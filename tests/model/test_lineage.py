@@ -8,21 +8,29 @@ from budget import budget
 from hypothesis import given
 from strategies import fragment_stores, records, stores
 
-from coalg.model import Allocation, Evolve, Merge, Save, Split
-from coalg.model import run, step
 from coalg.model import (
+    ANCESTRY,
+    DESCENDANT,
+    Allocation,
+    Evolve,
+    Merge,
     Node,
     Observation,
+    Record,
+    Relation,
+    Save,
+    Split,
     ancestors,
     ancestry,
     beta,
     beta_minus,
     descendant_ids,
     descendants,
+    run,
+    step,
     successor_index,
     unfold,
 )
-from coalg.model import ANCESTRY, DESCENDANT, Record, Relation
 from coalg.model.store import EMPTY, Store
 
 R = Relation

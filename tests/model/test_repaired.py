@@ -16,36 +16,45 @@ import pytest
 from budget import budget
 from hypothesis import given
 
+import coalg.model
+from coalg.laws import choice_words, run_choices
 from coalg.model import (
+    ANCESTRY,
+    ANCESTRY_KEYS,
+    BOOKKEEPING_KEYS,
+    CONTEXTFS,
+    REALISATIONS,
+    REPAIRED,
     Allocation,
+    Created,
     Delete,
+    Err,
     Evolve,
+    Flag,
+    Found,
     Letter,
     Link,
     Merge,
+    Nothing,
     Recall,
     RecallPrefix,
+    Record,
+    Relation,
     Save,
     SaveAt,
     Split,
     Supersede,
     Theta,
-)
-from coalg.model import Created, Err, Flag, Found, Nothing, Wrote, run
-from coalg.laws import choice_words, run_choices
-import coalg.model
-from coalg.model import CONTEXTFS, REALISATIONS, get_realisation
-from coalg.model import ANCESTRY, Record, Relation, meta_ancestry
-from coalg.model import (
-    ANCESTRY_KEYS,
-    BOOKKEEPING_KEYS,
-    REPAIRED,
+    Wrote,
     derived_metadata,
     derived_record,
     edge_writes,
+    get_realisation,
     inherited_valid_time,
     is_tombstone,
     merge_type,
+    meta_ancestry,
+    run,
     tombstone,
 )
 from coalg.model.store import EMPTY, Edge, Store

@@ -24,22 +24,31 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import call_sequences, closed_stores, fragment_stores, stores
 
+from coalg.bisim import allocation_blind_bisimilar
+from coalg.bitemporal import Timeline, VersionEntry
+from coalg.composition import frame_property
 from coalg.model import (
+    ANCESTRY,
+    CONTEXTFS,
+    REPAIRED,
     Allocation,
     Call,
+    Created,
     Delete,
+    Err,
     Evolve,
     Merge,
     Recall,
     RecallPrefix,
+    Record,
+    Relation,
     Save,
     Split,
     Theta,
+    is_tombstone,
+    run,
 )
-from coalg.bisim import allocation_blind_bisimilar
-from coalg.bitemporal import Timeline, VersionEntry
-from coalg.model import Created, Err, run
-from coalg.composition import frame_property
+from coalg.model.store import EMPTY, Edge, Store, mention_disjoint_union
 from coalg.open_problems import (
     PROPOSED,
     SOFT_DELETE,
@@ -60,10 +69,6 @@ from coalg.open_problems import (
 )
 from coalg.open_problems._common import Runner, random_run
 from coalg.open_problems.proposed import canonical_key, merge_valid_time, provenance
-from coalg.model import CONTEXTFS
-from coalg.model import ANCESTRY, Record, Relation
-from coalg.model import REPAIRED, is_tombstone
-from coalg.model.store import EMPTY, Edge, Store, mention_disjoint_union
 from coalg.paper import get_item
 
 ROOT = Path(__file__).resolve().parents[2]

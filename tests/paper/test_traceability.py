@@ -17,8 +17,17 @@ from pathlib import Path
 
 import pytest
 
+from coalg.paper import (
+    ITEMS,
+    NUMBERED,
+    Verdict,
+    get_item,
+    known_items,
+    marked_item,
+    numbered,
+    paper_item,
+)
 from coalg.paper import traceability as tr
-from coalg.paper import ITEMS, NUMBERED, Verdict, get_item, known_items, marked_item, numbered, paper_item
 
 TESTS = Path(__file__).resolve().parents[1]
 

@@ -14,8 +14,7 @@ from matplotlib.patches import Rectangle
 
 from coalg.bitemporal import belief_regions, believed, meeting_example, random_history, record
 from coalg.composition import collision_threshold
-from coalg.model import Record, Relation
-from coalg.model import REPAIRED
+from coalg.model import REPAIRED, Record, Relation
 from coalg.model.store import EMPTY, Store
 from coalg.viz import (
     PALETTE,

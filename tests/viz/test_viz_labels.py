@@ -19,8 +19,19 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.lines import Line2D
 
+from coalg.bitemporal import believed, meeting_example, recording
 from coalg.composition import tenants
-from coalg.model import Delete, Evolve, ancestry, descendants, names, preset, run, sized_store
+from coalg.model import (
+    Delete,
+    Evolve,
+    ancestry,
+    descendants,
+    get_realisation,
+    names,
+    preset,
+    run,
+    sized_store,
+)
 from coalg.viz import (
     GHOST,
     LABEL_SIZE,
@@ -30,8 +41,6 @@ from coalg.viz import (
     plot_unfoldings,
 )
 from coalg.viz.plane import plane_limits
-from coalg.bitemporal import believed, meeting_example, recording
-from coalg.model import get_realisation
 
 
 @pytest.fixture(autouse=True)

@@ -19,12 +19,23 @@ import matplotlib.pyplot as plt
 from matplotlib.colors import to_hex
 from strategies import stores
 
-from coalg.model import Delete, Evolve, Merge, Save, SaveAt, Split, Supersede
 from coalg.bisim import behaviour_classes, refinement_rounds
-from coalg.model import run
-from coalg.model import dumps_store
-from coalg.model import ancestry, descendants
-from coalg.model import ANCESTRY, Record, Relation
+from coalg.model import (
+    ANCESTRY,
+    Delete,
+    Evolve,
+    Merge,
+    Record,
+    Relation,
+    Save,
+    SaveAt,
+    Split,
+    Supersede,
+    ancestry,
+    descendants,
+    dumps_store,
+    run,
+)
 from coalg.model.store import EMPTY, Edge, Store
 from coalg.viz import (
     ADDED,
