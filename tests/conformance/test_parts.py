@@ -99,6 +99,7 @@ def test_identifiers_inside_text_are_renamed_for_a_layer_that_writes_them_there(
 def test_whether_a_layer_writes_identifiers_inside_text_is_read_once():
     from layers.ids_in_text import TextIds as CorpusTextIds
     from layers.noted_ids import Noted
+    from layers.typed_merge_notes import TypedMergeNotes
 
     assert inspect_layer(layers.TextIds).ids_in_text is True  # uuids inside URIs and notes
     assert inspect_layer(CorpusTextIds).ids_in_text is True
@@ -111,6 +112,32 @@ def test_whether_a_layer_writes_identifiers_inside_text_is_read_once():
             self._records[old]["metadata"] = {**self._records[old]["metadata"], "note": f"see {new}"}
 
     assert inspect_layer(SupersedeNote).ids_in_text is True
+    # a layer that refuses to merge a fact with a decision, or to derive twice from one record, writes
+    # identifiers into text in its merges: each call of the check acts on records of its own
+    assert inspect_layer(TypedMergeNotes).ids_in_text is True
+
+    class DerivesOnce(layers.GoodMemory):  # refuses a derivation from a record already derived from
+        def _once(self, *ids: str) -> None:
+            used = self.__dict__.setdefault("_used", set())
+            if used & set(ids):
+                raise ValueError("derived from already")
+            used.update(ids)
+
+        def evolve(self, id: str, content: str, *, valid_time: Any = None) -> str:
+            self._once(id)
+            return super().evolve(id, content, valid_time=valid_time)
+
+        def split(self, id: str, parts: list[str], *, valid_time: Any = None) -> list[str]:
+            self._once(id)
+            return super().split(id, parts, valid_time=valid_time)
+
+        def merge(self, ids: list[str], *, valid_time: Any = None) -> str:
+            self._once(*ids)
+            new = super().merge(ids, valid_time=valid_time)
+            self._records[new]["metadata"] = {**self._records[new]["metadata"], "note": f"from {ids[0]}"}
+            return new
+
+    assert inspect_layer(DerivesOnce).ids_in_text is True
 
 
 def test_an_identifier_a_delete_freed_stays_known_when_its_name_is_taken():
