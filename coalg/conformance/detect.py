@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from .alphabet import EVOLVED, PARTS
@@ -110,7 +111,7 @@ def _ids_in_text(factory: Callable[[], Any], caps: Capabilities, digits: bool) -
             def saved(n: int) -> list[str]:
                 before = len(ids)
                 for content in "abcdefg"[:n]:
-                    call(lambda content=content: layer.save(content, type="fact", namespace="alice"))
+                    call(partial(layer.save, content, type="fact", namespace="alice"))
                 return ids[before:] if len(ids) - before == n else []
 
             if one := saved(1):
