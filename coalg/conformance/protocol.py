@@ -43,20 +43,27 @@ What the kit takes a layer to show, where a design could go either way:
   ``"parent_id"``, the record's own ``"uid"``), are renamed with the record
   they name.  Identifiers inside longer strings (a content
   ``"merged: n1, n2"``, a URI ``"mem://<id>"``) are renamed too when the layer
-  writes them there: a fresh layer is given two saves, an evolve, a split, a merge and a
-  supersede first, and if a returned identifier then stands inside a longer
-  string (no letter, digit or ``_`` touching it), every string of content,
-  tags and metadata is read that way -- except for identifiers spelled like a
-  word the kit writes (``a``, ``v2``, ``p1``, ...).  Not recognised, and so
+  writes them there: a fresh layer is given an evolve, a split, a merge and a
+  supersede first, each on facts saved for it alone, and if a returned identifier
+  then stands inside a longer string (no letter, digit or ``_`` touching it), every
+  string of content, tags and metadata is read that way.  A string spelled like a
+  word the kit writes (``a``, ``v2``, ``p1``, ...) is that word, whole or inside a
+  longer string, even where the layer has an identifier so spelled.  Not recognised, and so
   compared as payload: an identifier written as a number, or, where the
   layer's identifiers repeat from one fresh layer to the next (a counter), one
   made of digits only (``"7"``). A layer that writes identifiers in those
   forms can fail L4, S2 or L5 only because its identifiers differ between the
   runs compared; show them as strings with a letter, to be judged.
 * Identifiers drawn at random (uuids) are fine: the kit judges up to renaming.
-  With ``prefix_rule = "least"`` they are not, since which record a prefix names
-  then changes from one fresh layer to the next and the kit judges by replaying
-  words; it says so in one line (a protocol misuse) instead of judging.
+  A call may not read their order, though (a merge in identifier order): the same
+  calls then give other results on two fresh layers, which fails L5.  Nor may
+  ``prefix_rule = "least"`` go with them, since which record a prefix names then
+  changes from one fresh layer to the next and the kit judges by replaying words;
+  it says so in one line (a protocol misuse) instead of judging.
+* Identifiers handed out by a rule (a counter, a digest of the record) may be
+  read, their order included.  L4 and S2 step the layer from stores made by
+  other words, where the same records get other identifiers (``m1, m2`` where
+  they were ``m6, m10``); a case where their order changed is not judged.
 * A save refused because an equal record is already there fails S2, whatever
   the reason (identifiers derived from the content included): a save names no
   record, so its outcome may not depend on what the layer holds.
@@ -150,7 +157,8 @@ EXPECTED = {
 """Every required method, as the protocol writes it."""
 
 _EVERY = "Always applies."
-_REBUILT = "Always applies; a case needing a store the kit cannot rebuild by saves is skipped and counted."
+_REBUILT = ("Always applies; a case needing a store the kit cannot rebuild by saves, or one where the rebuilt "
+            "records' identifiers stand in another order, is skipped and counted.")
 
 CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
     "L1": (("records() and edges() before and after each save, evolve, merge, split and supersede, and around "

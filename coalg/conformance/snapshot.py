@@ -238,11 +238,15 @@ def searchable(i: str, digits: bool) -> bool:
 
 def _shown(names: Naming, digits: bool, text: bool) -> Callable[[str], str]:
     """How a string the layer wrote is read: a whole identifier the layer has shown, renamed; with
-    ``text``, the identifiers standing inside it renamed as well (:func:`bounded_pattern`)."""
+    ``text``, the identifiers standing inside it renamed as well (:func:`bounded_pattern`).  A word
+    the kit writes stays that word, even where the layer has an identifier so spelled (a title
+    ``"p2"`` copied from the content of the part ``p2``, in a layer that numbers its records ``p1, p2``)."""
     inside = bounded_pattern(i for i in (*names.canonical, *names.unnamed) if searchable(i, digits)) \
         if text else None
 
     def shown(v: str) -> str:
+        if v in PAYLOAD_WORDS:
+            return v
         if v.isdigit() and not digits:  # "1" may as well be a number written as text: a part, a version
             return v
         if v in names.canonical or v in names.unnamed:
@@ -276,17 +280,18 @@ def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relati
     ``digits``: a metadata string of digits only that is an identifier the layer has shown is renamed
     too (for a layer whose identifiers are drawn afresh, where such a string cannot be a coincidence).
     ``text``: identifiers standing inside longer strings (content, tags, metadata) are renamed too, for
-    a layer that writes them there (one spelled like a word the kit writes is not:
-    :data:`~coalg.conformance.alphabet.PAYLOAD_WORDS`).
+    a layer that writes them there.  A string spelled like a word the kit writes
+    (:data:`~coalg.conformance.alphabet.PAYLOAD_WORDS`) is that word, whole or inside a longer string,
+    never an identifier.
     """
     for i in sorted(i for i in records if i not in names.canonical):
         names.name(i)
     shown = _shown(names, digits, text)
     out = {}
     for i, (content, ty, ns, tags, meta, vt) in records.items():
-        if text:  # the kit's own words stay words, even where the layer has an identifier so spelled
-            content = content if content in PAYLOAD_WORDS else shown(content)
-            tags = frozenset(t if t in PAYLOAD_WORDS else shown(t) for t in tags)
+        if text:
+            content = shown(content)
+            tags = frozenset(shown(t) for t in tags)
         rec = Record(content, type=ty, namespace=ns, tags=tags,
                      metadata=_rename_meta(meta, shown, names, f"records: record {quote(i, 60)}"),
                      valid_time=vt if valid_time else None)

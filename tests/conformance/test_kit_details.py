@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import conform_layers as layers
@@ -23,10 +24,12 @@ from coalg.model import (
     Evolve,
     Found,
     FrozenMap,
+    Merge,
     Nothing,
     Record,
     Relation,
     Save,
+    Split,
     Store,
     Wrote,
     call_to_json,
@@ -534,3 +537,80 @@ def test_a_difference_in_a_records_field_quotes_text_as_it_is_and_other_values_a
     assert data == {"record": "id0001", "field": "type", "first": "fact", "second": "decision"}
     text, _ = difference(seen({"tags": ["x"]}), seen({"tags": ["y", "x"]}), "first", "second")
     assert text == 'the record id0001 has tags ["x"] in the first run and ["y", "x"] in the second'
+
+
+# =========================================================================== stores made by another word
+
+
+class CycledIds(layers.GoodMemory):
+    """Correct: identifiers from a counter, spelled so that their string order is not creation order
+    (``b0, c1, a2, b3, …``), and a merge joins its parents in identifier order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._n = 0
+
+    def _id(self, content: str, type: str, namespace: str) -> str:
+        self._n += 1
+        return f"{'bca'[(self._n - 1) % 3]}{self._n - 1}"
+
+    def merge(self, ids: Sequence[str], *, valid_time: Any = None) -> str:
+        return super().merge(sorted(ids), valid_time=valid_time)
+
+
+def _judged(factory: Any, letters: list[Any], keys: tuple[str, ...]) -> dict[str, tuple[int, Any]]:
+    """How the kit judges the last call of ``letters`` (a word from a fresh layer) for each clause of ``keys``."""
+    from coalg.conformance.blackbox import BlackBox
+    from coalg.conformance.detect import inspect_layer
+    from coalg.conformance.explore import rerun, start
+    from coalg.conformance.judge import Judge
+
+    bb = BlackBox(factory, inspect_layer(factory))
+    try:
+        last = list(rerun(bb.realisation, start(bb.fresh), letters))[-1]
+        judge = Judge(bb)
+        return {k: judge.check(k, last)[:2] for k in keys}
+    finally:
+        bb.release()
+
+
+def test_a_store_whose_identifiers_stand_in_another_order_is_not_judged():
+    """S2 and L4 step the layer from a store made by another word, where the layer hands out its
+    identifiers otherwise (``b0, c1`` where they were ``c1, a2``); a merge that reads their order then
+    gives another content there, and the layer is not at fault: the case is not judged."""
+    word = [Save(Record("x", namespace="bob")), Save(Record("y", namespace="alice")),
+            Save(Record("z", namespace="alice")), Merge(("id0002", "id0003"))]
+    got = _judged(CycledIds, word, ("S2", "L4i", "L4ii"))
+    assert all(p is None for _, p in got.values()), got
+    # where the order is kept, the same check does compare (and a merge that reads more of the store fails)
+    class Counted(CycledIds):
+        def merge(self, ids: Sequence[str], *, valid_time: Any = None) -> str:
+            j = super().merge(ids, valid_time=valid_time)
+            self._records[j]["content"] += f" of {len(self._records) - 1}"
+            return j
+
+    kept = [Save(Record("y", namespace="alice")), Save(Record("z", namespace="alice")),
+            Save(Record("x", namespace="bob")), Merge(("id0001", "id0002"))]
+    assert _judged(CycledIds, kept, ("S2",))["S2"] == (1, None)
+    assert _judged(Counted, kept, ("S2",))["S2"][1] is not None
+
+
+def test_a_metadata_value_spelled_like_a_word_the_kit_writes_is_that_word():
+    """A layer numbering its records ``p1, p2, …`` and titling each with its content's first line: the
+    title ``"p2"`` of the part ``p2`` is the word, not the record ``p2``."""
+    class Titled(layers.GoodMemory):
+        def __init__(self) -> None:
+            super().__init__()
+            self._n = 0
+
+        def _id(self, content: str, type: str, namespace: str) -> str:
+            self._n += 1
+            return f"p{self._n}"
+
+        def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
+                 metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
+            return super()._new(content, type, namespace, tags, {**(metadata or {}), "title": content}, valid_time)
+
+    word = [Save(Record("a", namespace="alice")), Save(Record("k", namespace="bob")), Split("id0001", ("p1", "p2"))]
+    got = _judged(Titled, word, ("S2", "L4i", "L4ii"))
+    assert all(p is None for _, p in got.values()) and all(n > 0 for n, _ in got.values()), got
