@@ -547,3 +547,45 @@ def test_the_prefixes_drawn_cover_every_shape_like_reads_differently() -> None:
     # every plain stem length is drawn, the short ones most often
     lengths = [len(p) for p in drawn if p in stems]
     assert sum(n <= 3 for n in lengths) > 0.6 * len(lengths)
+
+
+# =========================================================================== one word's database
+
+
+@needs_package
+def test_a_run_removes_its_database_and_every_file_sqlite_keeps_beside_it() -> None:
+    from coalg.contextfs.package_run import PackageRun
+
+    run = PackageRun("closing.db")
+    db = Path(str(run.live.path))
+    beside = [Path(str(db) + s) for s in ("-journal", "-wal", "-shm")]
+    for f in beside:  # what SQLite may leave there: a rollback journal, a write-ahead log and its index
+        f.write_bytes(b"")
+    other = db.with_name(db.name + "-other")
+    other.write_bytes(b"")
+    assert db.exists()
+    run.close()
+    assert not db.exists() and not any(f.exists() for f in beside)
+    assert other.exists()  # only the run's own files
+    other.unlink()
+
+
+@needs_package
+def test_a_clock_reading_in_metadata_becomes_its_step_and_any_other_value_stays() -> None:
+    from datetime import datetime
+
+    from coalg.contextfs.package_run import PackageRun
+    from coalg.model import ALLOCATION_META_KEYS
+
+    run = PackageRun("metadata.db")
+    try:
+        run.clock.begin()
+        during = datetime.now().isoformat()
+        run.clock.end()
+        key = ALLOCATION_META_KEYS[0]
+        got = run._metadata({key: during, "owner": "alice"})
+        assert dict(got) == {key: 1, "owner": "alice"}
+        assert dict(run._metadata({key: "not a time", "n": 3})) == {key: "not a time", "n": 3}
+        assert dict(run._metadata({key: "2001-01-01T00:00:00"})) == {key: "2001-01-01T00:00:00"}  # no step then
+    finally:
+        run.close()
