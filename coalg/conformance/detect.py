@@ -16,7 +16,6 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from .alphabet import EVOLVED, PARTS
 from .guard import describe, layer_call
 from .protocol import (
     Capabilities,
@@ -26,7 +25,7 @@ from .protocol import (
     close_layer,
     make_layer,
 )
-from .snapshot import bounded_pattern, read_edges, read_records, searchable
+from .snapshot import ANCESTRY_KEYS, bounded_pattern, read_edges, read_records, searchable
 
 __all__ = ["inspect_layer"]
 
@@ -63,7 +62,8 @@ def inspect_layer(factory: Callable[[], Any]) -> Capabilities:
     except Exception as e:  # noqa: BLE001 - closing must not fail
         raise ProtocolMisuse(f"close: raised {describe(e)}") from None
     fresh = _fresh_ids(factory, caps)
-    return replace(caps, fresh_ids=fresh, ids_in_text=_ids_in_text(factory, caps, fresh))
+    inside, whole = _ids_written(factory, caps, fresh)
+    return replace(caps, fresh_ids=fresh, ids_in_text=inside, ids_in_metadata=whole)
 
 
 def _fresh_ids(factory: Callable[[], Any], caps: Capabilities) -> bool:
@@ -83,15 +83,23 @@ def _fresh_ids(factory: Callable[[], Any], caps: Capabilities) -> bool:
     return type(got[0]) is str and type(got[1]) is str and got[0] != got[1]
 
 
-def _ids_in_text(factory: Callable[[], Any], caps: Capabilities, digits: bool) -> bool:
+PROBE_WORDS = ("note one", "note two", "note three", "note four", "note five", "note six")
+"""The contents of the records :func:`_ids_written` saves, evolves and splits: words the kit writes nowhere
+else, so that a layer's identifier spelled like one of the kit's words (``a``, ``p1``) is not taken for
+the content a layer copied."""
+
+
+def _ids_written(factory: Callable[[], Any], caps: Capabilities, digits: bool) -> tuple[bool, bool]:
     """Whether a fresh layer, after an evolve, a split, a merge and a supersede, shows one of the
     identifiers it returned standing inside a longer string of a record (content, a tag, a metadata
-    string at any depth; only identifiers :func:`~coalg.conformance.snapshot.searchable` count).
+    string at any depth; only identifiers :func:`~coalg.conformance.snapshot.searchable` count); and
+    whether it shows one whole as a metadata string other than the ancestry keys (a ``"root"``, a
+    ``"see_also"``).
 
     Each call acts on records saved for it alone, all facts of one namespace, so that a layer which
     refuses some derivations (of a record already derived from, of records of different types) still
-    makes the others. A call the layer refuses is left out; a misuse is ``False`` (the exploration
-    meets it and says so)."""
+    makes the others. A call the layer refuses is left out; a misuse is ``(False, False)`` (the
+    exploration meets it and says so)."""
     try:
         with layer_call("save"):
             layer = make_layer(factory)
@@ -110,14 +118,14 @@ def _ids_in_text(factory: Callable[[], Any], caps: Capabilities, digits: bool) -
 
             def saved(n: int) -> list[str]:
                 before = len(ids)
-                for content in "abcdefg"[:n]:
+                for content in PROBE_WORDS[:n]:
                     call(partial(layer.save, content, type="fact", namespace="alice"))
                 return ids[before:] if len(ids) - before == n else []
 
             if one := saved(1):
-                call(lambda: layer.evolve(one[0], EVOLVED))
+                call(lambda: layer.evolve(one[0], PROBE_WORDS[-1]))
             if one := saved(1):
-                call(lambda: layer.split(one[0], list(PARTS)))
+                call(lambda: layer.split(one[0], list(PROBE_WORDS[-2:])))
             if two := saved(2):
                 call(lambda: layer.merge(two))
             if two := saved(2):
@@ -126,12 +134,14 @@ def _ids_in_text(factory: Callable[[], Any], caps: Capabilities, digits: bool) -
         finally:
             close_layer(layer, caps)
     except Exception:  # noqa: BLE001 - a misuse: the exploration meets it and says so
-        return False
-    inside = bounded_pattern(i for i in ids if searchable(i, digits))
-    if inside is None:
-        return False
+        return False, False
+    whole = any(s in ids for *_, meta, _ in records.values() for k, v in meta.items() if k not in ANCESTRY_KEYS
+                for s in _strings(v))
+    pattern = bounded_pattern(i for i in ids if searchable(i, digits))
+    if pattern is None:
+        return False, whole
     strings = [s for content, _, _, tags, meta, _ in records.values() for s in (content, *tags, *_strings(meta))]
-    return any(s not in ids and inside.search(s) is not None for s in strings)
+    return any(s not in ids and pattern.search(s) is not None for s in strings), whole
 
 
 def _strings(x: Any) -> list[str]:

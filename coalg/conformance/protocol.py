@@ -47,8 +47,11 @@ What the kit takes a layer to show, where a design could go either way:
   supersede first, each on facts saved for it alone, and if a returned identifier
   then stands inside a longer string (no letter, digit or ``_`` touching it), every
   string of content, tags and metadata is read that way.  A string spelled like a
-  word the kit writes (``a``, ``v2``, ``p1``, ...) is that word, whole or inside a
-  longer string, even where the layer has an identifier so spelled.  Not recognised, and so
+  word the kit writes (``a``, ``v2``, ``p1``, ...) is that word, even where the
+  layer has an identifier so spelled, unless it stands whole as a metadata value in
+  a layer that showed, on that fresh layer, an identifier whole as a metadata value
+  (a ``"root"``); there it is the identifier (so such a layer's metadata value
+  copied from a content ``p2`` is taken for its record ``p2``).  Not recognised, and so
   compared as payload: an identifier written as a number, or, where the
   layer's identifiers repeat from one fresh layer to the next (a counter), one
   made of digits only (``"7"``). A layer that writes identifiers in those
@@ -250,6 +253,9 @@ class Capabilities:
     ids_in_text: bool = False
     """Whether the layer writes identifiers inside longer strings of its records (a content
     ``"merged: n1, n2"``, a URI ``"mem://<id>"``): then the kit renames them there too."""
+    ids_in_metadata: bool = False
+    """Whether the layer shows identifiers whole as metadata strings other than its ancestry (a
+    ``"root"``, a ``"see_also"``): then such a string spelled like a word the kit writes is renamed too."""
 
     def has(self, name: str) -> bool:
         return name in self.names

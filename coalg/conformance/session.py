@@ -149,7 +149,7 @@ class Session:
         for real, name in zip(sorted(r for r in self._raw if r not in self.names.canonical), free):
             self.names.bind(real, name)
         return to_store(self._raw, read_edges(self.layer), self.names, valid_time=self.caps.has("valid_time"),
-                        digits=self.caps.fresh_ids, text=self.caps.ids_in_text)
+                        digits=self.caps.fresh_ids, text=self.caps.ids_in_text, words=not self.caps.ids_in_metadata)
 
     def extras(self) -> dict[Id, str]:
         """The fields the kit does not read, per record that shows any, as text; records, and field values that

@@ -58,14 +58,15 @@ from .compare import renamed
 from .guard import describe, layer_call, plain, plain_str, quote
 from .protocol import ProtocolMisuse, as_mapping
 
-__all__ = ["Extra", "Naming", "RawRecord", "bounded_pattern", "read_edges", "read_records", "searchable", "to_store"]
+__all__ = ["ANCESTRY_KEYS", "Extra", "Naming", "RawRecord", "bounded_pattern", "read_edges", "read_records", "searchable", "to_store"]
 
 RawRecord = tuple[str, str, str, frozenset[str], Mapping[str, Any], Any]
 """A record as read: content, type, namespace, tags, metadata (as given), valid time."""
 
 _RELATIONS = {r.value: r for r in Relation}
 _NAMES = ", ".join(r.value for r in Relation)
-_ANCESTRY_KEYS = tuple(sorted(META_KEYS.values()))
+ANCESTRY_KEYS = tuple(sorted(META_KEYS.values()))
+"""The metadata keys a layer's ancestry is read from: their strings are always identifiers."""
 
 
 class Naming:
@@ -236,16 +237,17 @@ def searchable(i: str, digits: bool) -> bool:
     return i not in PAYLOAD_WORDS and (digits or not i.isdigit())
 
 
-def _shown(names: Naming, digits: bool, text: bool) -> Callable[[str], str]:
+def _shown(names: Naming, digits: bool, text: bool, words: bool) -> Callable[[str], str]:
     """How a string the layer wrote is read: a whole identifier the layer has shown, renamed; with
-    ``text``, the identifiers standing inside it renamed as well (:func:`bounded_pattern`).  A word
-    the kit writes stays that word, even where the layer has an identifier so spelled (a title
-    ``"p2"`` copied from the content of the part ``p2``, in a layer that numbers its records ``p1, p2``)."""
+    ``text``, the identifiers standing inside it renamed as well (:func:`bounded_pattern`).  With
+    ``words``, a word the kit writes stays that word, even where the layer has an identifier so spelled
+    (a title ``"p2"`` copied from the content of the part ``p2``, in a layer that numbers its records
+    ``p1, p2``)."""
     inside = bounded_pattern(i for i in (*names.canonical, *names.unnamed) if searchable(i, digits)) \
         if text else None
 
     def shown(v: str) -> str:
-        if v in PAYLOAD_WORDS:
+        if words and v in PAYLOAD_WORDS:
             return v
         if v.isdigit() and not digits:  # "1" may as well be a number written as text: a part, a version
             return v
@@ -258,7 +260,7 @@ def _shown(names: Naming, digits: bool, text: bool) -> Callable[[str], str]:
 
 def _rename_meta(metadata: Mapping[str, Any], shown: Callable[[str], str], names: Naming, where: str) -> FrozenMap:
     data = dict(metadata)
-    for key in _ANCESTRY_KEYS:
+    for key in ANCESTRY_KEYS:
         v = data.get(key)
         if isinstance(v, str):
             data[key] = names.name(v)
@@ -266,7 +268,7 @@ def _rename_meta(metadata: Mapping[str, Any], shown: Callable[[str], str], names
             data[key] = sorted(names.name(x) for x in v)  # a set of parents: its order is the layer's ids
 
     try:
-        return FrozenMap({str(k): freeze(x) if k in _ANCESTRY_KEYS else renamed(freeze(x), shown)
+        return FrozenMap({str(k): freeze(x) if k in ANCESTRY_KEYS else renamed(freeze(x), shown)
                           for k, x in data.items()})
     except (TypeError, ValueError, RecursionError) as e:
         raise ProtocolMisuse(f"{where}: metadata must hold JSON-like values (strings, numbers, booleans, "
@@ -274,24 +276,25 @@ def _rename_meta(metadata: Mapping[str, Any], shown: Callable[[str], str], names
 
 
 def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relation, str]], names: Naming,
-             *, valid_time: bool, digits: bool = False, text: bool = False) -> Store:
+             *, valid_time: bool, digits: bool = False, text: bool = False, words: bool = True) -> Store:
     """The store the layer shows, every identifier renamed (unknown ones in sorted order, for determinism).
 
     ``digits``: a metadata string of digits only that is an identifier the layer has shown is renamed
     too (for a layer whose identifiers are drawn afresh, where such a string cannot be a coincidence).
     ``text``: identifiers standing inside longer strings (content, tags, metadata) are renamed too, for
-    a layer that writes them there.  A string spelled like a word the kit writes
-    (:data:`~coalg.conformance.alphabet.PAYLOAD_WORDS`) is that word, whole or inside a longer string,
-    never an identifier.
+    a layer that writes them there; one spelled like a word the kit writes
+    (:data:`~coalg.conformance.alphabet.PAYLOAD_WORDS`) is that word there, never an identifier.
+    ``words``: so is a whole metadata string spelled like such a word (``False`` for a layer that shows
+    identifiers whole in metadata, where ``"b"`` may be the record ``b``).
     """
     for i in sorted(i for i in records if i not in names.canonical):
         names.name(i)
-    shown = _shown(names, digits, text)
+    shown = _shown(names, digits, text, words)
     out = {}
     for i, (content, ty, ns, tags, meta, vt) in records.items():
-        if text:
-            content = shown(content)
-            tags = frozenset(shown(t) for t in tags)
+        if text:  # the kit's own words stay words, even where the layer has an identifier so spelled
+            content = content if content in PAYLOAD_WORDS else shown(content)
+            tags = frozenset(t if t in PAYLOAD_WORDS else shown(t) for t in tags)
         rec = Record(content, type=ty, namespace=ns, tags=tags,
                      metadata=_rename_meta(meta, shown, names, f"records: record {quote(i, 60)}"),
                      valid_time=vt if valid_time else None)

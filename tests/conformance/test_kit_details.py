@@ -611,6 +611,47 @@ def test_a_metadata_value_spelled_like_a_word_the_kit_writes_is_that_word():
                  metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
             return super()._new(content, type, namespace, tags, {**(metadata or {}), "title": content}, valid_time)
 
+    from coalg.conformance.detect import inspect_layer
+
+    assert inspect_layer(Titled).ids_in_metadata is False  # its titles copy contents, never identifiers
     word = [Save(Record("a", namespace="alice")), Save(Record("k", namespace="bob")), Split("id0001", ("p1", "p2"))]
     got = _judged(Titled, word, ("S2", "L4i", "L4ii"))
+    assert all(p is None for _, p in got.values()) and all(n > 0 for n, _ in got.values()), got
+
+
+class Rooted(layers.GoodMemory):
+    """Correct: identifiers ``a, b, c, …`` (``a`` and ``b`` are also words the kit writes), and every
+    record's metadata names the first record of its chain whole: ``"root"``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._n = 0
+
+    def _id(self, content: str, type: str, namespace: str) -> str:
+        self._n += 1
+        return "abcdefghijklmnopqrstuvwxyz"[(self._n - 1) % 26] + (str(self._n) if self._n > 26 else "")
+
+    def save(self, content: str, *, type: str = "fact", namespace: str = "global", tags: Sequence[str] = (),
+             metadata: Mapping[str, Any] | None = None, valid_time: Any = None) -> str:
+        i = super().save(content, type=type, namespace=namespace, tags=tags, metadata=metadata,
+                         valid_time=valid_time)
+        self._records[i]["metadata"]["root"] = i
+        return i
+
+    def evolve(self, id: str, content: str, *, valid_time: Any = None) -> str:
+        j = super().evolve(id, content, valid_time=valid_time)
+        self._records[j]["metadata"]["root"] = self._records[id]["metadata"].get("root", id)
+        return j
+
+
+def test_a_layer_that_shows_identifiers_whole_in_metadata_has_them_renamed_even_if_spelled_like_words():
+    """Whether a metadata string spelled like a word the kit writes is that word or an identifier is read
+    from the layer once: ``Rooted`` shows identifiers whole there, so its ``"root": "b"`` is the record
+    ``b`` (and a rebuilt store, where the same record is ``a``, says ``"root": "a"``)."""
+    from coalg.conformance.detect import inspect_layer
+
+    assert inspect_layer(Rooted).ids_in_metadata is True
+    assert inspect_layer(layers.GoodMemory).ids_in_metadata is False
+    word = [Save(Record("a", namespace="alice")), Save(Record("k", namespace="bob")), Evolve("id0002", "v2")]
+    got = _judged(Rooted, word, ("S2", "L4i", "L4ii"))
     assert all(p is None for _, p in got.values()) and all(n > 0 for n, _ in got.values()), got
