@@ -59,30 +59,37 @@ def renamed(x: Any, f: Callable[[str], str]) -> Any:
     return x
 
 
-def _record(r: Record, f: Callable[[Id], Id]) -> Record:
-    d = {k: renamed(v, f) for k, v in r.metadata.items()}
+def _record(r: Record, f: Callable[[Id], Id], text: Callable[[str], str] | None) -> Record:
+    d = {k: renamed(v, text or f) for k, v in r.metadata.items()}
     for k in _KEYS:
         v = r.metadata.get(k)
         if isinstance(v, tuple):
             d[k] = tuple(sorted(f(x) for x in v if isinstance(x, str)))
-    return r.evolve(metadata=FrozenMap(d))
+        elif isinstance(v, str):
+            d[k] = f(v)
+    if text is None:
+        return r.evolve(metadata=FrozenMap(d))
+    return r.evolve(content=text(r.content), tags=frozenset(map(text, r.tags)), metadata=FrozenMap(d))
 
 
-def rename_store(s: Store, f: Callable[[Id], Id]) -> Store:
+def rename_store(s: Store, f: Callable[[Id], Id], text: Callable[[str], str] | None = None) -> Store:
     """``s`` with every identifier ``i`` renamed ``f(i)`` (records, edge endpoints, strings in metadata).
 
-    Lists of parents are sorted again after renaming: the kit reads them as sets.
+    Lists of parents are sorted again after renaming: the kit reads them as sets.  With ``text`` (for a
+    layer that writes identifiers inside longer strings), every string of content, tags and metadata
+    other than the ancestry is rewritten by ``text`` instead.
     """
-    return Store.of({f(i): _record(r, f) for i, r in s.records.items()},
+    return Store.of({f(i): _record(r, f, text) for i, r in s.records.items()},
                     [Edge(f(e.source), e.relation, f(e.target)) for e in s.edges])
 
 
-def rename_output(o: Output, f: Callable[[Id], Id]) -> Output:
-    """An output with every identifier ``i`` renamed ``f(i)``."""
+def rename_output(o: Output, f: Callable[[Id], Id], text: Callable[[str], str] | None = None) -> Output:
+    """An output with every identifier ``i`` renamed ``f(i)`` (and its records' strings by ``text``, as in
+    :func:`rename_store`)."""
     if isinstance(o, Created):
-        return Created(tuple((f(i), _record(r, f)) for i, r in o.items))
+        return Created(tuple((f(i), _record(r, f, text)) for i, r in o.items))
     if isinstance(o, Found):
-        return Found(f(o.id), _record(o.record, f))
+        return Found(f(o.id), _record(o.record, f, text))
     if isinstance(o, Wrote):
         return Wrote(tuple(Edge(f(e.source), e.relation, f(e.target)) for e in o.edges))
     return o
