@@ -69,7 +69,10 @@ What the kit takes a layer to show, where a design could go either way:
   they were ``m6, m10``); a case where their order changed is not judged.
 * A save refused because an equal record is already there fails S2, whatever
   the reason (identifiers derived from the content included): a save names no
-  record, so its outcome may not depend on what the layer holds.
+  record, so its outcome may not depend on what the layer holds.  So does a
+  derivation refused because of an edge (of a record another supersedes, say):
+  its outcome may depend on the records it names, not on their edges, and S2
+  makes it again on those records alone.
 * ``records()`` lists the live records only.  A layer may keep deleted records
   (tombstones) or anything else internally; whatever ``records()`` lists is a
   live record to the kit, so a tombstone it shows is judged as one.
