@@ -70,9 +70,10 @@ What the kit takes a layer to show, where a design could go either way:
 * A save refused because an equal record is already there fails S2, whatever
   the reason (identifiers derived from the content included): a save names no
   record, so its outcome may not depend on what the layer holds.  So does a
-  derivation refused because of an edge (of a record another supersedes, say):
-  its outcome may depend on the records it names, not on their edges, and S2
-  makes it again on those records alone.
+  derivation (supersede included) refused because of an edge (an evolve of a
+  record another supersedes, a supersede of one already superseded): its outcome
+  may depend on the records it names, not on their edges, and S2 makes it again
+  on those records alone.
 * ``records()`` lists the live records only.  A layer may keep deleted records
   (tombstones) or anything else internally; whatever ``records()`` lists is a
   live record to the kit, so a tombstone it shows is judged as one.
@@ -201,10 +202,13 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
     "L7": (("edges() after every call, delete included. No evolved_*, merged_* or split_* edge may touch an "
            "identifier records() does not list"),
            "Always applies; holds with nothing to judge when the layer shows no edge at all."),
-    "S1": (("records() and edges() around each save or derivation. Only new records and edges may be added, and "
+    "S1": (("records() and edges() around each save or derivation (evolve, merge, split and supersede). Only new "
+           "records and edges may be added, and "
            "a refused call that added something fails here"), _EVERY),
-    "S2": (("the same save or derivation on a fresh layer holding only the records it names (rebuilt by saves). "
-           "It must have the same outcome, the same new records and edges, in the named records' namespace"),
+    "S2": (("the same save or derivation on a fresh layer holding only the records it names (rebuilt by saves, "
+           "without their edges to others). It must have the same outcome, the same new records and edges, in the "
+           "named records' namespace: a call refused because of an edge (a supersede of a record already "
+           "superseded, say) fails"),
            _REBUILT),
     "S3": ("the edges a save or derivation adds. They may join only new records and the records the call names",
            _EVERY),
