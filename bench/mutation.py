@@ -426,9 +426,21 @@ _POOL_SIZE = "the pool's size changes only how many children run at once: the re
 _MERGE_BY_PREFIX = ("only a merge by prefix reaches it with ids, and the kit's one names the prefix every record "
                     "shares, never a record: '' is never a record either, so the answer is the same")
 _ID_OR_IDS = "differs only for a by-prefix letter with neither id nor ids, and the kit builds none"
+_ALWAYS_REPLACED = "_call answers or raises, so this default failure is replaced before anything reads it"
+_BOUND_ON_ENTRY = ("pinned_uuids binds the list as the block starts, before anything the step calls can raise, "
+                   "so this first value is never read")
+_NAMED_SAVE = ("a save that names its identifier makes the package draw none, so whether the supply is empty "
+               "or the allocation's is never read")
+_EDGE_KIND = "_convert reads every kind but memories, found and flag as a supersede's edge, whatever its name"
 
 
 EQUIVALENT: dict[str, str] = {
+    "coalg.contextfs.package_run.xǁPackageRunǁstep__mutmut_17": _SQL_CASE,
+    "coalg.contextfs.package_run.xǁPackageRunǁstep__mutmut_20": _ALWAYS_REPLACED,
+    "coalg.contextfs.package_run.xǁPackageRunǁstep__mutmut_21": _BOUND_ON_ENTRY,
+    "coalg.contextfs.package_run.xǁPackageRunǁstep__mutmut_23": _NAMED_SAVE,
+    "coalg.contextfs.package_run.xǁPackageRunǁ_call__mutmut_115": _EDGE_KIND,
+    "coalg.contextfs.package_run.xǁPackageRunǁ_call__mutmut_119": _EDGE_KIND,
     "coalg.contextfs.differential_testing.x_format_differential__mutmut_35": _NO_DOMAIN,
     "coalg.contextfs.differential_testing.x_format_differential__mutmut_37": _NO_DOMAIN,
     "coalg.contextfs.differential_testing.x_format_differential__mutmut_93": _ASCII_FLAG,
@@ -587,6 +599,8 @@ EQUIVALENT: dict[str, str] = {
 They still count as surviving in every rate; the report lists them apart."""
 
 JUDGED_AT: dict[str, str] = {
+    "coalg.contextfs.package_run.xǁPackageRunǁstep": "fd5ba782b65b",
+    "coalg.contextfs.package_run.xǁPackageRunǁ_call": "2d1b79159579",
     "coalg.conformance.examples.xǁRealisationLayerǁ_do": "e17bf3565118",
     "coalg.conformance.examples.xǁRealisationLayerǁ_save": "3024b5301771",
     "coalg.conformance.explore.x_shrink": "8c109472ce73",

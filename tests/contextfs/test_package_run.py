@@ -1,0 +1,97 @@
+"""One word step through the released package (:class:`coalg.contextfs.package_run.PackageRun`).
+
+The differential tests compare whole runs with the model; these read each field of one
+:class:`~coalg.contextfs.package_run.PackageStep` directly: the answer, the identifiers the package
+drew, the exception it raised, the unmodelled cells and the warnings logged during the step.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from coalg.contextfs import AVAILABLE, unavailable_reason
+from coalg.contextfs.package_run import UNMODELLED_COLUMNS, PackageRun, Returned
+from coalg.contextfs.random_words import WordStep
+from coalg.model import (
+    CONTEXTFS,
+    Allocation,
+    Call,
+    Created,
+    Err,
+    Evolve,
+    Record,
+    Save,
+    Supersede,
+    Wrote,
+)
+
+pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"needs contextfs 0.2.35: {unavailable_reason()}")
+
+
+@pytest.fixture
+def run():
+    r = PackageRun("steps.db")
+    yield r
+    r.close()
+
+
+def _save(run: PackageRun, content: str, ids: tuple[str, ...], clock: int, *, explicit: bool = False):
+    return run.step(WordStep(Call(Save(Record(content)), Allocation(ids, clock)), explicit_id=explicit))
+
+
+def test_a_save_reports_the_identifier_the_package_drew(run) -> None:
+    got = _save(run, "alpha", ("a0000000-001",), 1)
+    assert got.created == ("a0000000-001",) and got.raised is None and got.unmodelled == ()
+    assert isinstance(got.output, Created) and got.output.ids == ("a0000000-001",)
+    assert list(got.store.records) == ["a0000000-001"]
+
+
+def test_a_save_under_its_own_identifier_draws_none(run) -> None:
+    got = _save(run, "alpha", ("b1111111-222",), 1, explicit=True)
+    assert got.created == () and list(got.store.records) == ["b1111111-222"]
+
+
+def test_a_refusal_names_the_call_and_the_package_s_reason(run) -> None:
+    got = run.step(WordStep(Call(Evolve("nothing-here", "v2"), Allocation(("c0000000-001",), 1))))
+    assert isinstance(got.output, Err) and got.output.reason.startswith("evolve: ")
+    assert "no answer" not in got.output.reason and got.output.reason != "evolve: "
+    assert got.raised is None and got.created == ()
+
+
+def test_an_exception_other_than_the_package_s_refusal_is_kept_with_its_message(run) -> None:
+    got = _save(run, "alpha", (), 1)  # the package draws an identifier the allocation does not supply
+    assert got.output == Err("save: raised RuntimeError")
+    assert got.raised == "RuntimeError: the package drew more identifiers than the allocation supplies"
+
+
+def test_supersede_answers_with_the_edge_it_wrote(run) -> None:
+    _save(run, "old", ("a0000000-001",), 1)
+    before = _save(run, "new", ("a0000000-002",), 2).store
+    got = run.step(WordStep(Call(Supersede("a0000000-001", "a0000000-002"), Allocation((), 3))))
+    model = CONTEXTFS.step(before, Supersede("a0000000-001", "a0000000-002"), Allocation((), 3))[0]
+    assert isinstance(model, Wrote)  # the model's answer: the edges written, the package's first one returned
+    assert got.output == Returned(model.edges[0]) and got.output.edge in got.store.edges
+
+
+def test_unmodelled_cells_of_every_row_are_listed(run) -> None:
+    _save(run, "one", ("a0000000-001",), 1)
+    _save(run, "two", ("a0000000-002",), 2)
+    conn = sqlite3.connect(run.live.path)
+    try:
+        conn.execute(f"UPDATE memories SET {UNMODELLED_COLUMNS[0]} = 'x'")
+        conn.commit()
+    finally:
+        conn.close()
+    _, cells = run.read()
+    assert cells == (f"a0000000-001.{UNMODELLED_COLUMNS[0]}='x'", f"a0000000-002.{UNMODELLED_COLUMNS[0]}='x'")
+
+
+def test_a_step_s_warnings_are_its_own(run) -> None:
+    _save(run, "old", ("a0000000-001",), 1)
+    faulty = run.step(WordStep(Call(Evolve("a0000000-001", "v2"), Allocation(("a0000000-002",), 2),
+                                    frozenset({0}))))
+    assert faulty.warnings  # the package logs the edge write it could not make, and goes on
+    later = _save(run, "more", ("a0000000-003",), 3)
+    assert later.warnings == ()
