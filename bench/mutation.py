@@ -432,9 +432,17 @@ _BOUND_ON_ENTRY = ("pinned_uuids binds the list as the block starts, before anyt
 _NAMED_SAVE = ("a save that names its identifier makes the package draw none, so whether the supply is empty "
                "or the allocation's is never read")
 _EDGE_KIND = "_convert reads every kind but memories, found and flag as a supersede's edge, whatever its name"
+_FALSY_DEFAULT = "the default is read only for its truth: None and False are both false"
+_NAMES_A_PREFIX = ("a letter by prefix always has its prefix in id or in a non-empty ids, so the fallback "
+                   "after them is never read")
 
 
 EQUIVALENT: dict[str, str] = {
+    "coalg.contextfs.random_words.x_covers__mutmut_8": _FALSY_DEFAULT,
+    "coalg.contextfs.random_words.x_covers__mutmut_29": _NAMES_A_PREFIX,
+    "coalg.contextfs.random_words.x_covers__mutmut_32": _NAMES_A_PREFIX,
+    "coalg.contextfs.random_words.x_covers__mutmut_35": _NAMES_A_PREFIX,
+    "coalg.contextfs.random_words.x_covers__mutmut_78": _ASCII_FLAG,
     "coalg.contextfs.package_run.xǁPackageRunǁstep__mutmut_17": _SQL_CASE,
     "coalg.contextfs.package_run.xǁPackageRunǁstep__mutmut_20": _ALWAYS_REPLACED,
     "coalg.contextfs.package_run.xǁPackageRunǁstep__mutmut_21": _BOUND_ON_ENTRY,
@@ -600,6 +608,7 @@ They still count as surviving in every rate; the report lists them apart."""
 
 JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.package_run.xǁPackageRunǁstep": "fd5ba782b65b",
+    "coalg.contextfs.random_words.x_covers": "660a3b0b50fe",
     "coalg.contextfs.package_run.xǁPackageRunǁ_call": "2d1b79159579",
     "coalg.conformance.examples.xǁRealisationLayerǁ_do": "e17bf3565118",
     "coalg.conformance.examples.xǁRealisationLayerǁ_save": "3024b5301771",

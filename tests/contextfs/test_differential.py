@@ -46,6 +46,7 @@ from coalg.model import (
     Created,
     Delete,
     Evolve,
+    Letter,
     Merge,
     Recall,
     RecallPrefix,
@@ -258,6 +259,24 @@ def test_covers_is_read_off_the_letters() -> None:
         "unicode", "invalid type"}
     assert covers([WordStep(Call(Save(Record("x")), Allocation(("A_",), 1)), explicit_id=True)]) == {
         "odd identifier"}
+
+
+@pytest.mark.parametrize(("letter", "reached"), [
+    (Delete("A0", by_prefix=True), {"mixed-case prefix"}),
+    (Evolve("a%", "v2", by_prefix=True), {"wildcard prefix"}),
+    (Merge(("a0", "B_"), by_prefix=True), {"mixed-case prefix", "wildcard prefix"}),
+    (Merge(("a0", "b_")), set()),  # by equality: what the identifiers hold is no prefix
+    (Merge(("a0", "b1"), by_prefix=True), set()),
+    (Evolve("a0", "v2", by_prefix=True), set()),
+    (Delete("a_"), set()),
+    (Merge(("a0", "b1"), type="événement"), {"invalid type", "unicode"}),
+    (Merge(("a0", "b1"), type="fact"), set()),
+    (RecallPrefix("é"), {"unicode"}),  # LIKE folds ASCII letters only: é is no mixed case
+])
+def test_covers_reads_every_letter_by_prefix_and_a_merge_s_type(letter: Letter, reached: set[str]) -> None:
+    """The parts of the domain a call by prefix reaches are read off its prefix (or prefixes, joined),
+    whichever letter it is; a merge's own type counts as a save's does."""
+    assert covers([WordStep(Call(letter, Allocation((), 1)))]) == reached
 
 
 def test_equality_letters_name_identifiers_the_lookup_finds_alone() -> None:
