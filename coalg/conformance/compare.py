@@ -65,8 +65,6 @@ def _record(r: Record, f: Callable[[Id], Id], text: Callable[[str], str] | None)
         v = r.metadata.get(k)
         if isinstance(v, tuple):
             d[k] = tuple(sorted(f(x) for x in v if isinstance(x, str)))
-        elif isinstance(v, str):
-            d[k] = f(v)
     if text is None:
         return r.evolve(metadata=FrozenMap(d))
     return r.evolve(content=text(r.content), tags=frozenset(map(text, r.tags)), metadata=FrozenMap(d))

@@ -60,7 +60,7 @@ from .detect import inspect_layer
 from .explore import levels, rename_letter, rerun, start, walks
 from .protocol import Capabilities, ProtocolMisuse, load_factory
 from .session import not_asked
-from .snapshot import bounded_pattern
+from .snapshot import renamer
 
 __all__ = ["HASHSEEDS", "OrderFindings", "across_interpreters", "child", "permutation", "probe"]
 
@@ -179,16 +179,14 @@ def compare_orders(runner: Replay, st: Start, letters: Sequence[Letter]) -> tupl
     def f(i: Id) -> Id:  # a record, or the name of a prefix of one ("id0002…")
         return back.get(i, back.get(i[:-1], i[:-1]) + "…" if i.endswith("…") else i)
 
-    within = bounded_pattern(back) if runner.caps.ids_in_text else None
+    within = renamer(back, runner.caps.ids_in_text)
 
     def in_text(v: str) -> str:  # a layer that writes identifiers inside strings: the run's names there too
-        if v in back or v.endswith("…") or within is None:
-            return f(v)
-        return within.sub(lambda m: back[m.group()], v)
+        return f(v) if v.endswith("…") else within(v)
 
     if any(not_asked(t.output) for t in orig) or any(not_asked(o) for o in outs.values()):
         return False, None  # a call one of the runs could not ask: the two runs did not make the same calls
-    strings = in_text if within is not None else None
+    strings = in_text if runner.caps.ids_in_text else None
     if any(rename_store(stores[m - 1], f, strings) != orig[m - 1].after
            or {f(i): x for i, x in shown_again[m - 1].items()} != shown[m - 1] for _, m in runs):
         return False, None  # the orders reached different stores (or records showing other fields calls may read)

@@ -58,7 +58,7 @@ from ..model import alphabet as A
 from .compare import renamed
 from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
-from .snapshot import Extra, Naming, bounded_pattern, read_edges, read_records, to_store
+from .snapshot import Extra, Naming, read_edges, read_records, renamer, to_store
 
 __all__ = ["NOT_ASKED", "PrefixNote", "Session", "not_asked", "unsupported"]
 
@@ -225,15 +225,7 @@ class Session:
     def _back(self) -> Callable[[str], str]:
         """How a string is saved again: a canonical name back to this layer's identifier; for a layer that
         writes identifiers inside text, every canonical name standing inside the string as well."""
-        real = self.names.real
-        inside = bounded_pattern(real) if self.caps.ids_in_text else None
-
-        def back(x: str) -> str:
-            if x in real or inside is None:
-                return real.get(x, x)
-            return inside.sub(lambda m: real[m.group()], x)
-
-        return back
+        return renamer(self.names.real, self.caps.ids_in_text)
 
     def _saved(self, r: Any) -> tuple[str, dict[str, Any]]:
         """A record's content and fields to save again, every canonical name in its metadata (at any depth)

@@ -58,7 +58,8 @@ from .compare import renamed
 from .guard import describe, layer_call, plain, plain_str, quote
 from .protocol import ProtocolMisuse, as_mapping
 
-__all__ = ["ANCESTRY_KEYS", "Extra", "Naming", "RawRecord", "bounded_pattern", "read_edges", "read_records", "searchable", "to_store"]
+__all__ = ["ANCESTRY_KEYS", "Extra", "Naming", "RawRecord", "bounded_pattern", "read_edges", "read_records", "renamer",
+           "searchable", "to_store"]
 
 RawRecord = tuple[str, str, str, frozenset[str], Mapping[str, Any], Any]
 """A record as read: content, type, namespace, tags, metadata (as given), valid time."""
@@ -228,6 +229,24 @@ def bounded_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     """
     ordered = sorted(set(words), key=lambda w: (-len(w), w))
     return re.compile(_BOUNDED.format("|".join(map(re.escape, ordered)))) if ordered else None
+
+
+def renamer(names: Mapping[str, str], text: bool) -> Callable[[str], str]:
+    """A string renamed by ``names``: a whole key becomes its value, and with ``text`` so does every key
+    standing inside a longer string (:func:`bounded_pattern`).
+
+    >>> r = renamer({"m1": "id0001"}, text=True)
+    >>> r("m1"), r("from m1, m12"), renamer({"m1": "id0001"}, text=False)("from m1")
+    ('id0001', 'from id0001, m12', 'from m1')
+    """
+    inside = bounded_pattern(names) if text else None
+
+    def rename(x: str) -> str:
+        if x in names or inside is None:
+            return names.get(x, x)
+        return inside.sub(lambda m: names[m.group()], x)
+
+    return rename
 
 
 def searchable(i: str, digits: bool) -> bool:
