@@ -542,17 +542,29 @@ def test_a_difference_in_a_records_field_quotes_text_as_it_is_and_other_values_a
 # =========================================================================== stores made by another word
 
 
-class CycledIds(layers.GoodMemory):
-    """Correct: identifiers from a counter, spelled so that their string order is not creation order
-    (``b0, c1, a2, b3, …``), and a merge joins its parents in identifier order."""
+class Numbered(layers.GoodMemory):
+    """Identifiers from a counter: the ``n``-th record made (from 0) is ``spelled(n)``."""
 
     def __init__(self) -> None:
         super().__init__()
         self._n = 0
 
+    @staticmethod
+    def spelled(n: int) -> str:
+        raise NotImplementedError
+
     def _id(self, content: str, type: str, namespace: str) -> str:
         self._n += 1
-        return f"{'bca'[(self._n - 1) % 3]}{self._n - 1}"
+        return self.spelled(self._n - 1)
+
+
+class CycledIds(Numbered):
+    """Correct: identifiers from a counter, spelled so that their string order is not creation order
+    (``b0, c1, a2, b3, …``), and a merge joins its parents in identifier order."""
+
+    @staticmethod
+    def spelled(n: int) -> str:
+        return f"{'bca'[n % 3]}{n}"
 
     def merge(self, ids: Sequence[str], *, valid_time: Any = None) -> str:
         return super().merge(sorted(ids), valid_time=valid_time)
@@ -598,14 +610,10 @@ def test_a_store_whose_identifiers_stand_in_another_order_is_not_judged():
 def test_a_metadata_value_spelled_like_a_word_the_kit_writes_is_that_word():
     """A layer numbering its records ``p1, p2, …`` and titling each with its content's first line: the
     title ``"p2"`` of the part ``p2`` is the word, not the record ``p2``."""
-    class Titled(layers.GoodMemory):
-        def __init__(self) -> None:
-            super().__init__()
-            self._n = 0
-
-        def _id(self, content: str, type: str, namespace: str) -> str:
-            self._n += 1
-            return f"p{self._n}"
+    class Titled(Numbered):
+        @staticmethod
+        def spelled(n: int) -> str:
+            return f"p{n + 1}"
 
         def _new(self, content: str, type: str, namespace: str, tags: Sequence[str],
                  metadata: Mapping[str, Any] | None, valid_time: Any) -> str:
@@ -619,17 +627,13 @@ def test_a_metadata_value_spelled_like_a_word_the_kit_writes_is_that_word():
     assert all(p is None for _, p in got.values()) and all(n > 0 for n, _ in got.values()), got
 
 
-class Rooted(layers.GoodMemory):
+class Rooted(Numbered):
     """Correct: identifiers ``a, b, c, …`` (``a`` and ``b`` are also words the kit writes), and every
     record's metadata names the first record of its chain whole: ``"root"``."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._n = 0
-
-    def _id(self, content: str, type: str, namespace: str) -> str:
-        self._n += 1
-        return "abcdefghijklmnopqrstuvwxyz"[(self._n - 1) % 26] + (str(self._n) if self._n > 26 else "")
+    @staticmethod
+    def spelled(n: int) -> str:
+        return "abcdefghijklmnopqrstuvwxyz"[n % 26] + (str(n + 1) if n >= 26 else "")
 
     def save(self, content: str, *, type: str = "fact", namespace: str = "global", tags: Sequence[str] = (),
              metadata: Mapping[str, Any] | None = None, valid_time: Any = None) -> str:
