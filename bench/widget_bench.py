@@ -66,7 +66,7 @@ def _buttons(root: Any) -> dict[str, Any]:
 def _ready(ex: Any) -> Any:
     """Build the front end (first figures drawn, caches warm); every click counts as deliberate."""
     ex.GESTURE_S = 0.0
-    ex.widget
+    ex.widget  # noqa: B018
     return ex
 
 

@@ -134,7 +134,7 @@ def test_glue_falls_back_when_myst_nb_is_missing(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(builtins, "__import__", no_myst_nb)
     scope: dict[str, Any] = {}
-    exec(coalg_notebook.GLUE_IMPORT + "\nglue('n', 3, display=False)\n", scope)
+    exec(coalg_notebook.GLUE_IMPORT + "\nglue('n', 3, display=False)\n", scope)  # noqa: S102
     assert scope["glue"]("n", 3) is None
 
 

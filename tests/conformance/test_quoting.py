@@ -66,7 +66,7 @@ def test_a_message_that_cannot_be_read_is_said_so() -> None:
 
     class Number(Exception):
         def __str__(self) -> str:
-            return 3  # type: ignore[return-value]
+            return 3  # type: ignore[return-value]  # noqa: PLE0307 - the point of the test
 
     assert describe(Mute()) == "Mute (its message cannot be read: str() raised RuntimeError)"
     assert describe(Number()) == "Number (its message cannot be read: str() raised TypeError)"

@@ -278,7 +278,7 @@ def made(factory: Callable[[], Any], letters: Sequence[dict[str, Any]],
         before = _shown(m)
         try:
             out, raised = _call(m, a, lambda i: ids.get(i, f"{i}-nothing")), None
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - any exception is the layer's refusal
             out, raised = [], type(e).__name__
         fresh = [f"id{len(ids) + j + 1:04d}" for j in range(len(out))]
         mine = list(names[k])[:len(out)] if names is not None else fresh

@@ -387,14 +387,14 @@ def _downloaded(ex: Any) -> str:
 
 def test_a_playground_session_downloaded_after_choosing_holds_the_choices() -> None:
     pg = DerivationPlayground("meeting notes")
-    pg.widget
+    pg.widget  # noqa: B018
     ui = pg._ui
     assert ui is not None
     ui["ids"].value = ("id0001", "id0004")  # select, tick, type: no redraw in between
     ui["reverse"].value = True
     ui["content"].value = "typed, not applied"
     fresh = DerivationPlayground("lineage")
-    fresh.widget
+    fresh.widget  # noqa: B018
     assert fresh.import_session(_downloaded(pg))
     assert fresh.selection == {"ids": ["id0001", "id0004"], "reverse": True, "content": "typed, not applied",
                                "type": "", "namespace": ""}
@@ -406,12 +406,12 @@ def test_a_playground_session_downloaded_after_choosing_holds_the_choices() -> N
 def test_an_ancestry_session_downloaded_after_choosing_holds_the_choices() -> None:
     ae = AncestryExplorer("meeting notes", focus="id0004")
     ae.clock = FakeClock()
-    ae.widget
+    ae.widget  # noqa: B018
     buttons(ae.widget)["evolve it"].click()
     ae._ui["other"].value = "id0002"
     ae._ui["content"].value = "half typed"
     fresh = AncestryExplorer("lineage")
-    fresh.widget
+    fresh.widget  # noqa: B018
     assert fresh.import_session(_downloaded(ae))
     assert (fresh.other, fresh.content, fresh.focus) == ("id0002", "half typed", "id0004")
     assert fresh._session_state() == ae._session_state()
@@ -422,7 +422,7 @@ def test_a_quick_second_click_is_said_not_applied() -> None:
     ae = AncestryExplorer("meeting notes", focus="id0004")
     clock = FakeClock()
     ae.clock = clock
-    ae.widget
+    ae.widget  # noqa: B018
     evolve = buttons(ae.widget)["evolve it"]
     evolve.click()
     clock.advance(0.1)

@@ -30,7 +30,7 @@ from coalg.widgets import AncestryExplorer, DerivationPlayground, MergeLab, Tena
 
 def test_deleting_the_focus_is_not_descendants_growing() -> None:
     ae = AncestryExplorer("meeting notes", focus="id0005")
-    ae.widget
+    ae.widget  # noqa: B018
     assert ae.delete("id0005")
     st = ae.state
     assert st["focus_deleted"] and st["focus_status"] == "deleted" and st["descendants_added"] == []
@@ -63,7 +63,7 @@ def test_propositions_are_cited_only_where_they_apply() -> None:
 
 def test_merge_lab_clears_the_result_when_the_selection_is_invalid() -> None:
     ml = MergeLab("merge tie", ids=["id0001", "id0002"])
-    ml.widget
+    ml.widget  # noqa: B018
     ui = ml._ui
     assert ml.result is not None and "id0006" in ui["result"].value
     ui["ids"].value = ("id0001",)  # "merge with one record"
@@ -75,7 +75,7 @@ def test_merge_lab_clears_the_result_when_the_selection_is_invalid() -> None:
 
 def test_tenants_lab_never_shows_or_acts_on_a_build_the_controls_do_not_ask_for() -> None:
     tl = TenantsLab(n=4, records_per_tenant=8, seed=1, prefix_collisions=1, dangling_edges=1)
-    tl.widget
+    tl.widget  # noqa: B018
     ui, b = tl._ui, buttons(tl.widget)
     assert tl.state["built"] and len(tl.stores) == 4
     ui["records_per_tenant"].value = 1
@@ -96,7 +96,7 @@ def test_a_double_click_applies_one_step(monkeypatch: pytest.MonkeyPatch) -> Non
     clock = FakeClock()
     pg = DerivationPlayground("meeting notes")
     monkeypatch.setattr(pg, "clock", clock)
-    pg.widget
+    pg.widget  # noqa: B018
     b, ui = buttons(pg.widget), pg._ui
     ui["ids"].value = ("id0004",)
     b["evolve"].click()
@@ -121,7 +121,7 @@ def test_a_double_click_in_ancestry_creates_one_record(monkeypatch: pytest.Monke
 
 def test_controls_are_disabled_while_a_step_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     pg = DerivationPlayground("meeting notes")
-    pg.widget
+    pg.widget  # noqa: B018
     seen: list[dict[str, bool]] = []
     real = pg._allocate
 
@@ -142,7 +142,7 @@ def test_controls_are_disabled_while_a_step_runs(monkeypatch: pytest.MonkeyPatch
 
 def test_delete_other_does_not_move_the_selection() -> None:
     ae = AncestryExplorer("meeting notes", focus="id0005")
-    ae.widget
+    ae.widget  # noqa: B018
     ui, b = ae._ui, buttons(ae.widget)
     ui["other"].value = "id0001"
     b["delete other"].click()
@@ -157,7 +157,7 @@ def test_delete_other_does_not_move_the_selection() -> None:
 
 def test_merge_lab_recomputes_on_every_control_change() -> None:
     ml = MergeLab("merge tie", ids=["id0001", "id0002"])
-    ml.widget
+    ml.widget  # noqa: B018
     ui = ml._ui
     assert ml.result["type"] == "decision"
     ui["first"].value = "fact"  # no "merge" press
@@ -170,7 +170,7 @@ def test_merge_lab_recomputes_on_every_control_change() -> None:
 
 def test_merge_lab_shows_predicted_outcomes_as_expected() -> None:
     ml = MergeLab("merge tie", ids=["id0001", "id0002"])
-    ml.widget
+    ml.widget  # noqa: B018
     text = ml._ui["result"].value
     assert REMOVED not in text  # 5.24 "equal stores: no" and 5.25 "≈: no" are what the paper predicts
     assert "as Proposition 5.24 predicts" in text and "as Proposition 5.25 predicts" in text

@@ -66,7 +66,7 @@ def _svg(value: Any) -> bool:
 def pg() -> DerivationPlayground:
     p = DerivationPlayground("meeting notes")
     p.clock = Deliberate()
-    p.widget
+    p.widget  # noqa: B018 — build the controls and the first figure
     return p
 
 
@@ -246,7 +246,7 @@ def test_playground_unexpected_error_is_caught(pg: DerivationPlayground, monkeyp
 def test_ancestry_explorer_theorem_5_7_prop_5_13_and_5_2() -> None:
     ae = AncestryExplorer("meeting notes", focus="id0004")
     ae.clock = Deliberate()
-    ae.widget
+    ae.widget  # noqa: B018
     b, ui = _buttons(ae.widget), ae._ui
     first = ui["figure"].value
     assert _svg(first) and "No step yet" in ui["verdict"].value
@@ -273,7 +273,7 @@ def test_ancestry_explorer_theorem_5_7_prop_5_13_and_5_2() -> None:
 
 def test_ancestry_explorer_invalid_actions() -> None:
     ae = AncestryExplorer("meeting notes", focus="id0004")
-    ae.widget
+    ae.widget  # noqa: B018
     after, png = ae.after, ae._ui["figure"].value
     for action, expected in [
         (lambda: ae.merge_with("id0004"), "merge needs two different records"),
@@ -293,7 +293,7 @@ def test_ancestry_explorer_invalid_actions() -> None:
 
 def test_bitemporal_stepper_walks_5_27_then_7_1() -> None:
     bs = BitemporalStepper()
-    bs.widget
+    bs.widget  # noqa: B018
     b, ui = _buttons(bs.widget), bs._ui
     assert bs.state["proof"] == "5.27" and bs.state["conclusion"]
     titles = [f.title for f in bs.frames]
@@ -317,7 +317,7 @@ def test_bitemporal_stepper_walks_5_27_then_7_1() -> None:
 
 def test_bitemporal_sliders_answer_believed() -> None:
     bs = BitemporalStepper()
-    bs.widget
+    bs.widget  # noqa: B018
     ui = bs._ui
     before = ui["planes"].value
     ui["tt"].value = 5
@@ -332,7 +332,7 @@ def test_bitemporal_sliders_answer_believed() -> None:
 
 def test_bitemporal_invalid_actions() -> None:
     bs = BitemporalStepper()
-    bs.widget
+    bs.widget  # noqa: B018
     assert not bs.back() and "first step" in _message(bs)
     assert not bs.goto(99) and "99 is not one" in _message(bs)
     bs.goto(len(bs.frames) - 1)
@@ -346,7 +346,7 @@ def test_bitemporal_invalid_actions() -> None:
 
 def test_merge_lab_5_20_5_24_5_25() -> None:
     ml = MergeLab("merge tie", ids=["id0001", "id0002"])
-    ml.widget
+    ml.widget  # noqa: B018
     r = ml.result
     assert r["tied_types"] == ["decision", "fact"] and r["types_reached"] == ["decision", "fact"]  # 5.20
     assert not r["twice_equal"] and r["twice_blind_bisimilar"]  # 5.24
@@ -372,7 +372,7 @@ def test_merge_lab_5_20_5_24_5_25() -> None:
 
 def test_merge_lab_invalid_actions() -> None:
     ml = MergeLab()
-    ml.widget
+    ml.widget  # noqa: B018
     assert not ml.select(["id0001"]) and "merge needs at least two records; 1 selected." in _message(ml)
     assert not ml.select(["id0001", "nope"]) and "unknown identifier nope" in _message(ml)
     assert not ml.select(["id0001", "id0001"]) and "each record may be named once" in ml.message
@@ -385,7 +385,7 @@ def test_merge_lab_invalid_actions() -> None:
 def test_tenants_lab_interference_and_repair() -> None:
     tl = TenantsLab(n=2, records_per_tenant=4, seed=1, prefix_collisions=1, dangling_edges=1)
     tl.clock = Deliberate()
-    tl.widget
+    tl.widget  # noqa: B018
     st = tl.state
     assert st["prefix_collisions"] == 1 and st["acquired_edges"] == 2 and not st["mention_disjoint"]
     assert st["inclusion_failures"]  # 6.4: β changes in the union
@@ -410,7 +410,7 @@ def test_tenants_lab_interference_and_repair() -> None:
 
 def test_tenants_lab_invalid_actions() -> None:
     tl = TenantsLab()
-    tl.widget
+    tl.widget  # noqa: B018
     assert not tl.configure(records_per_tenant=1, prefix_collisions=3)
     assert "cannot build those tenants" in _message(tl) and not tl.state["built"]
     assert tl._ui["records_per_tenant"].value == 1  # the controls keep what the reader chose
@@ -426,7 +426,7 @@ def test_tenants_lab_invalid_actions() -> None:
 
 def test_refinement_stepper_rounds_and_comparisons() -> None:
     rs = RefinementStepper("refinement example", comparison="merge a,b vs b,a (5.25)")
-    rs.widget
+    rs.widget  # noqa: B018
     b, ui = _buttons(rs.widget), rs._ui
     assert rs.state["round"] == 0 and rs.state["blocks"] == 2
     png = ui["figure"].value
@@ -449,7 +449,7 @@ def test_refinement_stepper_rounds_and_comparisons() -> None:
 
 def test_refinement_stepper_invalid_actions() -> None:
     rs = RefinementStepper()
-    rs.widget
+    rs.widget  # noqa: B018
     assert not rs.previous_round() and "round 0" in _message(rs)
     assert not rs.set_round(17) and "17 is not one" in _message(rs)
     assert not rs.set_store("nope") and not rs.compare("nope")
@@ -501,8 +501,8 @@ def test_explorer_notebooks_are_clean_and_run() -> None:
         tree = ast.parse("".join(code[-1]["source"]))
         *body, last = tree.body
         assert isinstance(last, ast.Expr), f"{path.name}: the last cell ends with its explorer"
-        exec(compile(ast.Module(body, type_ignores=[]), path.name, "exec"), namespace)
-        explorer = eval(compile(ast.Expression(last.value), path.name, "eval"), namespace)
+        exec(compile(ast.Module(body, type_ignores=[]), path.name, "exec"), namespace)  # noqa: S102 — our own notebooks
+        explorer = eval(compile(ast.Expression(last.value), path.name, "eval"), namespace)  # noqa: S307
         assert explorer.widget is not None and explorer.message
 
 

@@ -33,7 +33,7 @@ pytestmark = pytest.mark.book
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "jupyter"))
 
-from explorers_server import Server, running
+from explorers_server import Server, running  # noqa: E402
 
 KERNEL_TIMEOUT_MS = 120_000
 IDLE = 120  # long: a kernel that goes away in these tests went because its tab said goodbye

@@ -77,7 +77,7 @@ def test_figures_fit_the_screen_and_labels_are_body_text_size(kind: str, size: s
 
 def test_the_size_control_scales_text_controls_and_figures() -> None:
     pg = DerivationPlayground()
-    pg.widget
+    pg.widget  # noqa: B018
     ui = pg._ui
     normal = _label_px(bytes(ui["graph"].value))
     ui["size"].value = SCALES["projector"]
@@ -220,7 +220,7 @@ def test_at_the_lecture_hall_size_the_law_panel_stands_beside_the_graph() -> Non
     shares a row with the graph (half the screen each) under the message line, so that the call's
     line, its laws and its store are one screen high; at the other sizes the rows stay as built."""
     pg = DerivationPlayground(scale=SCALES["lecture hall"])
-    pg.widget
+    pg.widget  # noqa: B018
     pg.select(ids=["id0005"])
     assert pg.apply_selection("evolve") and "failed" in pg._ui["laws"].value
     rows = list(pg.widget.children[1].children)

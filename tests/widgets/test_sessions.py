@@ -110,7 +110,7 @@ def test_export_then_import_comes_back_to_exactly_that_state(kind: str) -> None:
     text = ex.session_json()
     assert json.loads(text)["explorer"] == kind and json.loads(text)["version"] == 1
     other = FRESH[kind]()
-    other.widget
+    other.widget  # noqa: B018 — the front end shows the imported state too
     assert other.import_session(text), other.message
     assert other.session_json() == text
     assert _observable(other) == _observable(ex)
@@ -129,7 +129,7 @@ def test_a_session_saved_to_a_file_loads_back(kind: str, tmp_path: Path) -> None
 def test_the_playground_restores_its_word_preset_and_selection() -> None:
     pg = _playground()
     other = DerivationPlayground("lineage")
-    other.widget
+    other.widget  # noqa: B018
     assert other.import_session(pg.session_json())
     ui = other._ui
     assert other.word == pg.word and len(other.word) == 2 and len(other.redo_stack) == 1
@@ -142,7 +142,7 @@ def test_the_playground_restores_its_word_preset_and_selection() -> None:
 def test_the_download_always_holds_the_state_shown() -> None:
     pg = DerivationPlayground("meeting notes")
     pg.clock = Deliberate()
-    pg.widget
+    pg.widget  # noqa: B018
     fresh = pg._ui["download"].value
     pg.apply("evolve", ids=["id0004"], content="v2")
     assert pg._ui["download"].value != fresh
@@ -155,7 +155,7 @@ def test_a_teacher_prepares_a_state_and_a_student_opens_it(tmp_path: Path) -> No
     teacher.set_realisation("repaired")
     teacher.save_session(tmp_path / "class.json")
     student = MergeLab()
-    student.widget
+    student.widget  # noqa: B018
     assert student.load_session(tmp_path / "class.json")
     assert student._ui["realisation"].value == "repaired" and student.result["types_reached"] == ["decision"]
 
@@ -214,7 +214,7 @@ def test_a_bad_session_is_refused_with_a_message_and_changes_nothing(case: str) 
         DerivationPlayground()._restore(loads_session(data, kind="playground"), "<session>")
     assert expected in str(err.value)
     pg = _playground()
-    pg.widget
+    pg.widget  # noqa: B018
     before = pg.session_json()
     assert pg.import_session(data) is False  # never raises
     assert "could not import that session" in message(pg) and expected in message(pg)
@@ -294,7 +294,7 @@ NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 def test_the_import_button_takes_a_file_and_is_ready_for_the_next() -> None:
     text = _merge().session_json()
     ml = MergeLab()
-    ml.widget
+    ml.widget  # noqa: B018
     upload = ml._ui["import"]
     upload.value = ({"name": "class.json", "type": "application/json", "size": len(text), "last_modified": NOW,
                      "content": memoryview(text.encode())},)
@@ -329,7 +329,7 @@ def test_a_failed_import_leaves_the_explorer_exactly_as_it_was(kind: str, field:
     other = json.loads(FRESH[kind]().session_json())  # a different, valid state …
     other["state"][field] = bad  # … with one field a reader must refuse
     ex = MAKERS[kind]()
-    ex.widget
+    ex.widget  # noqa: B018 — a drawn explorer, as on the page
     before, shown = ex.session_json(), _observable(ex)
     assert ex.import_session(json.dumps(other)) is False
     assert "could not import that session" in message(ex)
@@ -408,7 +408,7 @@ def test_a_session_saved_with_a_byte_order_mark_is_read(kind: str, tmp_path: Pat
 def test_an_upload_over_the_limit_is_refused_with_a_message_and_the_button_works_again() -> None:
     text = _merge().session_json()
     ml = MergeLab()
-    ml.widget
+    ml.widget  # noqa: B018
     before = ml.session_json()
     upload = ml._ui["import"]
     big = text.encode() + b" " * (MAX_BYTES + 1 - len(text.encode()))  # valid JSON, one byte too long

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 JUPYTER = ROOT / "tools" / "jupyter"
 sys.path.insert(0, str(JUPYTER))
 
-from serve_explorers import cull_interval, voila_command, voila_env
+from serve_explorers import cull_interval, voila_command, voila_env  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("explore-*.ipynb"))
 

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.book
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "jupyter"))
 
-from explorers_server import running
+from explorers_server import running  # noqa: E402
 
 SESSIONS = int(os.environ.get("EXPLORERS_LOAD_SESSIONS", "12"))
 IDLE = 8

@@ -69,7 +69,7 @@ class ExplorerPage(TornadoVoilaHandler):  # type: ignore[misc]
         await super().prepare()
         if self._finished:
             return
-        self.xsrf_token
+        self.xsrf_token  # noqa: B018 — the property sets the _xsrf cookie the shutdown call needs
         app = _app(self)
         if app.max_sessions and len(app.student_kernels()) >= app.max_sessions:
             self.log.warning("explorers: %d sessions open, the cap; sending the busy page",

@@ -73,7 +73,7 @@ class Server:
                         continue
                     try:
                         ws.recv_data(control_frame=True)
-                    except Exception:
+                    except Exception:  # noqa: BLE001 — the server closed it; the tab shows it as gone
                         self.sessions.remove(ws)
 
     def kernels(self) -> list[psutil.Process]:
@@ -134,7 +134,7 @@ class Server:
             for ws in self.sessions:
                 try:
                     ws.close()
-                except Exception:
+                except Exception:  # noqa: BLE001, S110 — already closed
                     pass
             self.sessions.clear()
 

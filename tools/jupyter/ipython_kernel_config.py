@@ -12,7 +12,7 @@ import sys
 
 from traitlets.config.application import LevelFormatter
 
-c = get_config()
+c = get_config()  # noqa: F821 (IPython's config loader provides it)
 c.IPKernelApp.capture_fd_output = False
 c.HistoryManager.enabled = False
 

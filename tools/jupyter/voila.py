@@ -17,7 +17,7 @@
   template, the classic jinja tree).
 """
 
-c = get_config()  # type: ignore[name-defined]
+c = get_config()  # type: ignore[name-defined]  # noqa: F821 — provided by traitlets when it reads this file
 
 c.VoilaConfiguration.extension_allowlist = [
     "@jupyter-widgets/jupyterlab-manager",

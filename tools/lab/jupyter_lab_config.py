@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "tools" / "lab"
 
-c = get_config()  # type: ignore[name-defined]
+c = get_config()  # type: ignore[name-defined]  # noqa: F821  (provided by traitlets)
 
 c.ServerApp.ip = "127.0.0.1"
 c.ServerApp.open_browser = False

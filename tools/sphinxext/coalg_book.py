@@ -378,7 +378,7 @@ def _citer(app: Sphinx) -> Any:
                 who = (names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2
                        else f"{names[0]} et al." if names else key)
                 cache[key] = (who, entry.fields.get("year", ""))
-        setattr(app, "_coalg_bib", cache)
+        setattr(app, "_coalg_bib", cache)  # noqa: B010 (Sphinx has no such attribute)
 
     def cite(role: str, keys: list[str]) -> str:
         found = [cache.get(k, (k, "")) for k in keys]

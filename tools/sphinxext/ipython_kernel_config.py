@@ -4,7 +4,7 @@
 # Figures leave each cell twice: as SVG, which the web page shows (sharp at any zoom and on
 # HiDPI screens), and as a PNG at twice the resolution, which the PDF uses (LaTeX cannot
 # include SVG). Both come from the same matplotlib figure.
-c = get_config()
+c = get_config()  # noqa: F821 (IPython's config loader provides it)
 c.InlineBackend.figure_formats = {"svg", "retina"}
 c.InlineBackend.print_figure_kwargs = {"bbox_inches": "tight"}
 c.InlineBackend.rc = {
