@@ -681,8 +681,9 @@ def _pdf_exercise_links(app: Sphinx, doctree: nodes.document, docname: str) -> N
     exercises = {label for label, entry in registry.items() if entry.get("type") == "exercise"}
     for ref in doctree.findall(nodes.reference):
         uri = ref.get("refuri", "")
-        if uri.startswith("%") and "#" in uri and uri.rsplit("#", 1)[1] in exercises:
-            ref["refuri"] = "%exercise#" + uri.rsplit("#", 1)[1]
+        _, anchored, label = uri.rpartition("#")
+        if uri.startswith("%") and anchored and label in exercises:
+            ref["refuri"] = "%exercise#" + label
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
