@@ -8,6 +8,8 @@ drew, the exception it raised, the unmodelled cells and the warnings logged duri
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,7 @@ from coalg.contextfs import AVAILABLE, unavailable_reason
 from coalg.contextfs.package_run import UNMODELLED_COLUMNS, PackageRun, Returned
 from coalg.contextfs.random_words import WordStep
 from coalg.model import (
+    ALLOCATION_META_KEYS,
     CONTEXTFS,
     Allocation,
     Call,
@@ -95,3 +98,33 @@ def test_a_step_s_warnings_are_its_own(run) -> None:
     assert faulty.warnings  # the package logs the edge write it could not make, and goes on
     later = _save(run, "more", ("a0000000-003",), 3)
     assert later.warnings == ()
+
+
+def test_a_run_removes_its_database_and_every_file_sqlite_keeps_beside_it() -> None:
+    run = PackageRun("closing.db")
+    db = Path(str(run.live.path))
+    beside = [Path(str(db) + s) for s in ("-journal", "-wal", "-shm")]
+    for f in beside:  # what SQLite may leave there: a rollback journal, a write-ahead log and its index
+        f.write_bytes(b"")
+    other = db.with_name(db.name + "-other")
+    other.write_bytes(b"")
+    assert db.exists()
+    run.close()
+    assert not db.exists() and not any(f.exists() for f in beside)
+    assert other.exists()  # only the run's own files
+    other.unlink()
+
+
+def test_a_clock_reading_in_metadata_becomes_its_step_and_any_other_value_stays() -> None:
+    run = PackageRun("metadata.db")
+    try:
+        run.clock.begin()
+        during = datetime.now().isoformat()
+        run.clock.end()
+        key = ALLOCATION_META_KEYS[0]
+        got = run._metadata({key: during, "owner": "alice"})
+        assert dict(got) == {key: 1, "owner": "alice"}
+        assert dict(run._metadata({key: "not a time", "n": 3})) == {key: "not a time", "n": 3}
+        assert dict(run._metadata({key: "2001-01-01T00:00:00"})) == {key: "2001-01-01T00:00:00"}  # no step then
+    finally:
+        run.close()
