@@ -36,9 +36,11 @@ from ..model import (
     store_to_json,
 )
 
-__all__ = ["difference", "digest", "observe", "rename_output", "rename_store", "renamed", "store_to_json"]
+__all__ = ["ANCESTRY_KEYS", "difference", "digest", "observe", "rename_output", "rename_store", "renamed",
+           "store_to_json"]
 
-_KEYS = tuple(sorted(META_KEYS.values()))
+ANCESTRY_KEYS = tuple(sorted(META_KEYS.values()))
+"""The metadata keys a layer's ancestry is read from: their strings are always identifiers."""
 
 
 def renamed(x: Any, f: Callable[[str], str]) -> Any:
@@ -61,7 +63,7 @@ def renamed(x: Any, f: Callable[[str], str]) -> Any:
 
 def _record(r: Record, f: Callable[[Id], Id], text: Callable[[str], str] | None) -> Record:
     d = {k: renamed(v, text or f) for k, v in r.metadata.items()}
-    for k in _KEYS:
+    for k in ANCESTRY_KEYS:
         v = r.metadata.get(k)
         if isinstance(v, tuple):
             d[k] = tuple(sorted(f(x) for x in v if isinstance(x, str)))

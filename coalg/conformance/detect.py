@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from .compare import ANCESTRY_KEYS
 from .guard import describe, layer_call
 from .protocol import (
     Capabilities,
@@ -25,7 +26,7 @@ from .protocol import (
     close_layer,
     make_layer,
 )
-from .snapshot import ANCESTRY_KEYS, bounded_pattern, read_edges, read_records, searchable
+from .snapshot import bounded_pattern, read_edges, read_records, searchable
 
 __all__ = ["inspect_layer"]
 

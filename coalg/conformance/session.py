@@ -55,7 +55,7 @@ from ..model import (
     thaw,
 )
 from ..model import alphabet as A
-from .compare import renamed
+from .compare import ANCESTRY_KEYS, renamed
 from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
 from .snapshot import Extra, Naming, read_edges, read_records, renamer, to_store
@@ -70,7 +70,6 @@ def not_asked(out: Output) -> bool:
     """Whether ``out`` stands for a call the session did not make (see :data:`NOT_ASKED`)."""
     return isinstance(out, Err) and out.reason.startswith(NOT_ASKED)
 
-_ANCESTRY_KEYS = ("evolved_from", "merged_from", "split_from")
 
 
 @dataclass(frozen=True)
@@ -366,7 +365,7 @@ class Session:
         elif isinstance(out, Created):
             for j in out.ids:
                 acted |= {e.target for e in self.store.out_edges(j, ANCESTRY)}
-                for key in _ANCESTRY_KEYS:
+                for key in ANCESTRY_KEYS:
                     v = self.store.records[j].metadata.get(key) if j in self.store.records else None
                     acted |= set(v) if isinstance(v, tuple) else ({v} if isinstance(v, str) else set())
             if isinstance(a, A.Merge):

@@ -52,13 +52,13 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ..model import META_KEYS, FrozenMap, Id, Record, Relation, Store, freeze
+from ..model import FrozenMap, Id, Record, Relation, Store, freeze
 from .alphabet import PAYLOAD_WORDS
-from .compare import renamed
+from .compare import ANCESTRY_KEYS, renamed
 from .guard import describe, layer_call, plain, plain_str, quote
 from .protocol import ProtocolMisuse, as_mapping
 
-__all__ = ["ANCESTRY_KEYS", "Extra", "Naming", "RawRecord", "bounded_pattern", "read_edges", "read_records", "renamer",
+__all__ = ["Extra", "Naming", "RawRecord", "bounded_pattern", "read_edges", "read_records", "renamer",
            "searchable", "to_store"]
 
 RawRecord = tuple[str, str, str, frozenset[str], Mapping[str, Any], Any]
@@ -66,8 +66,6 @@ RawRecord = tuple[str, str, str, frozenset[str], Mapping[str, Any], Any]
 
 _RELATIONS = {r.value: r for r in Relation}
 _NAMES = ", ".join(r.value for r in Relation)
-ANCESTRY_KEYS = tuple(sorted(META_KEYS.values()))
-"""The metadata keys a layer's ancestry is read from: their strings are always identifiers."""
 
 
 class Naming:
