@@ -118,6 +118,33 @@ def test_the_kernels_log_stays_in_the_server_log() -> None:
         shutil.rmtree(profile)
 
 
+def test_an_error_in_a_kernel_is_one_line_of_the_server_log() -> None:
+    """An uncaught error in a kernel's event loop (e.g. its socket closed while it shuts down)
+    is logged by tornado; the kernel gives tornado a handler of its own that prints a traceback."""
+    script = f"""
+import logging, sys
+from traitlets.config import Config
+config = Config()
+get_config = lambda: config
+exec(open({str(JUPYTER / "ipython_kernel_config.py")!r}).read())
+from ipykernel.kernelapp import IPKernelApp
+IPKernelApp().configure_tornado_logger()  # what a kernel does after reading its configuration
+import zmq
+try:
+    raise zmq.ZMQError(zmq.ENOTSOCK)
+except zmq.ZMQError:
+    logging.getLogger("tornado.general").error("Uncaught exception in ZMQStream callback", exc_info=True)
+logging.getLogger("tornado.application").warning("a warning")
+"""
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.splitlines() == [
+        "[kernel tornado.general] ERROR | Uncaught exception in ZMQStream callback"
+        " (ZMQError: Socket operation on non-socket)",
+        "[kernel tornado.application] WARNING | a warning",
+    ]
+
+
 def test_the_environment_files_for_jupyterhub_and_binder() -> None:
     binder = ROOT / "binder"
     assert "-r ../requirements.txt" in (binder / "requirements.txt").read_text()

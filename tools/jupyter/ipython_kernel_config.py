@@ -25,14 +25,24 @@ class _OneLine(LevelFormatter):
         super().__init__(fmt or format, datefmt)
 
     def formatException(self, ei):
-        return f"  ({ei[0].__name__}: {str(ei[1])[:200]})" if ei and ei[0] else ""
+        return f"({ei[0].__name__}: {str(ei[1])[:200]})" if ei and ei[0] else ""
 
     def format(self, record):
-        return super().format(record).replace("\n", " ")
+        cached, record.exc_text = record.exc_text, None  # another handler's full traceback
+        try:
+            return super().format(record).replace("\n", " ")
+        finally:
+            record.exc_text = cached
 
 
 _to_server_log = logging.StreamHandler(sys.__stderr__)
 _to_server_log.setFormatter(_OneLine("[kernel %(name)s] %(levelname)s | %(message)s"))
 logging.getLogger().addHandler(_to_server_log)
+# The kernel gives the "tornado" logger a handler of its own, which prints a whole traceback (e.g.
+# of a socket closed while the kernel shuts down). tornado's records are logged on its three
+# children, so they get the one-line handler and go no further up.
+for _name in ("tornado.access", "tornado.application", "tornado.general"):
+    logging.getLogger(_name).addHandler(_to_server_log)
+    logging.getLogger(_name).propagate = False
 # the kernel application's own log (e.g. "Exception in message handler" for a malformed message)
 c.IPKernelApp.logging_config = {"formatters": {"console": {"()": _OneLine}}}
