@@ -131,8 +131,7 @@ def _theta(s: Store, ws: WordStep, rows: list[Id]) -> tuple[Theta, dict[str, int
     """θ's ``≺`` for one step, and the ties the step meets (``type``: a merge-type tie;
     ``prefix``: several rows match a prefix)."""
     a = ws.call.letter
-    ties = {"type": 0, "prefix": 0}
-    ties["prefix"] = sum(len(list(islice(like_matches(s, p), 2))) > 1 for p in _prefixes(a))
+    ties = {"type": 0, "prefix": sum(len(list(islice(like_matches(s, p), 2))) > 1 for p in _prefixes(a))}
     if isinstance(a, Delete):
         return Theta(), ties  # _resolve_full_id walks the primary key: smallest identifier first
     theta = Theta(id_priority=tuple(rows))
