@@ -112,3 +112,22 @@ def test_an_equivalent_mutant_of_a_changed_function_is_reported_for_a_second_loo
 def test_function_hashes_are_read_from_the_work_directory(tmp_path: Path) -> None:
     _meta(tmp_path, "coalg.m", {"coalg.m.x_f__mutmut_1": 1}, {"x_f": "aaa", "x_g": "bbb"})
     assert mutation.function_hashes(tmp_path) == {"coalg.m.x_f": "aaa", "coalg.m.x_g": "bbb"}
+
+
+def _collected(env: dict[str, str], *files: str) -> list[str]:
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
+                        "-p", "no:cacheprovider", *files], cwd=root, capture_output=True, text=True, timeout=120,
+                       env={k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"} | env, check=False)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    return list(dict.fromkeys(line.split("::", 1)[0] for line in p.stdout.splitlines() if "::" in line))
+
+
+def test_a_mutant_s_tests_run_in_the_order_given_and_an_xdist_worker_takes_long_files_first() -> None:
+    fast, long = "tests/test_bench_quick.py", "tests/lab/test_lab.py"  # test_lab.py is one of the longest files
+    assert _collected({}, fast, long) == [fast, long]  # as mutation testing hands them over: fastest first
+    assert _collected({"PYTEST_XDIST_WORKER": "gw0"}, fast, long) == [long, fast]
