@@ -8,7 +8,7 @@ drew, the exception it raised, the unmodelled cells and the warnings logged duri
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -128,3 +128,58 @@ def test_a_clock_reading_in_metadata_becomes_its_step_and_any_other_value_stays(
         assert dict(run._metadata({key: "2001-01-01T00:00:00"})) == {key: "2001-01-01T00:00:00"}  # no step then
     finally:
         run.close()
+
+
+class _StuckClock:
+    """``datetime`` whose ``now`` reads one instant ``stuck`` times running, then moves on a microsecond."""
+
+    def __init__(self, stuck: int) -> None:
+        self.t, self.stuck, self.calls = datetime(2026, 1, 1, 12, 0, 0), stuck, 0
+
+    def now(self, tz: object = None) -> datetime:
+        self.calls += 1
+        if self.calls > self.stuck:
+            self.t += timedelta(microseconds=1)
+        return self.t.replace(tzinfo=tz) if tz is not None else self.t  # type: ignore[arg-type]
+
+    fromisoformat = staticmethod(datetime.fromisoformat)
+
+
+def test_a_step_begins_only_once_the_clock_has_moved_past_the_last_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    import coalg.contextfs.package_run as pr
+
+    fake = _StuckClock(stuck=6)  # begin (2 readings), end (2), and the next begin sees the same instant twice
+    monkeypatch.setattr(pr, "datetime", fake)
+    clock = pr.StepClock()
+    clock.begin()
+    clock.end()
+    clock.begin()
+    clock.end()
+    (lo1, hi1), (lo2, hi2) = clock.local
+    assert lo1 == hi1 and hi1 < lo2 <= hi2
+    assert fake.calls > 8  # it waited
+
+
+def test_a_reading_on_a_step_s_mark_belongs_to_that_step() -> None:
+    from coalg.contextfs.package_run import StepClock
+
+    clock = StepClock()
+    for _ in range(2):
+        clock.begin()
+        clock.end()
+    for marks in (clock.local, clock.utc):
+        for k, (lo, hi) in enumerate(marks, start=1):
+            assert clock.step_of(lo) == k and clock.step_of(hi) == k
+            assert clock.step_of(lo.isoformat()) == k
+
+
+def test_a_step_ends_once() -> None:
+    from coalg.contextfs.package_run import StepClock
+
+    clock = StepClock()
+    with pytest.raises(AssertionError):
+        clock.end()
+    clock.begin()
+    clock.end()
+    with pytest.raises(AssertionError):
+        clock.end()

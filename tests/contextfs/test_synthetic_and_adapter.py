@@ -553,3 +553,15 @@ def test_the_audit_escapes_only_what_does_not_print() -> None:
     from coalg.contextfs.auditing import _printable
 
     assert _printable("a\\b\tc\x00é") == "a\\b\\tc\\x00é"  # the backslash prints, so it stays as it is
+
+
+def test_a_created_record_is_reported_as_the_store_after_the_call_holds_it() -> None:
+    from coalg.contextfs.adapter import _rename_output
+
+    returned, stored = Record("as returned"), Record("as stored", tags=frozenset({"t"}))
+    after = Store.of({"id0001": stored})
+    out = Created((("3c9e1f0a-7b2", returned), ("77aa0000-001", returned)))
+    renamed = _rename_output(out, {"3c9e1f0a-7b2": "id0001", "77aa0000-001": "id0002"}, after)
+    # id0001 as the store holds it; id0002 is not in the store: as the package returned it
+    assert renamed == Created((("id0001", stored), ("id0002", returned)))
+    assert _rename_output(Err("no"), {"a": "b"}, after) == Err("no")
