@@ -238,8 +238,9 @@ SQL text gets no mutant that only changes its case outside quoted literals (:fun
 Before the mutants run, the verdicts recorded in :data:`VERDICTS` are taken over for every mutant
 of a function whose source hash is unchanged, so a long run can be continued on another machine."""
 
-SQL_START = r"^[rRbBuU]*[\"'](SELECT|INSERT|CREATE|UPDATE|DELETE|PRAGMA|DROP|ALTER|WITH|VALUES|FROM|WHERE) "
-"""A string literal that begins with an upper-case SQL keyword: a statement or a piece of one."""
+SQL_START = r"^[rRbBuU]*[\"'] *(SELECT|INSERT|CREATE|UPDATE|DELETE|PRAGMA|DROP|ALTER|WITH|VALUES|FROM|WHERE) "
+"""A string literal that begins with an upper-case SQL keyword (after spaces, as a clause joined
+onto a statement does): a statement or a piece of one."""
 
 
 def sql_case_only(old: str, new: str) -> bool:
