@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..laws import CLAUSES, INFO, LAW_CLAUSES, SCHEMA_CLAUSES
+from .witness import one_line_calls
 
 __all__ = ["clause_entry", "exit_status", "failing", "format_report", "format_witness"]
 
@@ -41,7 +42,7 @@ def exit_status(report: dict[str, Any]) -> int:
 
 def _short(key: str, e: dict[str, Any]) -> str:
     if e["holds"] is False and e["witness"] is not None:
-        calls = "; ".join(e["witness"].get("calls", [])) or "(no call)"
+        calls = "; ".join(one_line_calls(e["witness"].get("calls", []))) or "(no call)"
         return f"{calls} -- {e['reason']}"
     return str(e["reason"])
 

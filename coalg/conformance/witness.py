@@ -113,10 +113,33 @@ def python_calls(word: Sequence[Call], outputs: Sequence[Output], *, ids: str = 
             line = f"{targets} = {line}"
             known.update(out.ids)
         if isinstance(out, Err):
-            lines += ["try:", f"    {line}", "except Exception as e:", '    print("refused:", e)']
+            lines += [_TRY, f"    {line}", *_EXCEPT]
         else:
             lines.append(line)
     return lines
+
+
+_TRY, _EXCEPT = "try:", ("except Exception as e:", '    print("refused:", e)')
+"""How :func:`python_calls` writes a call the layer refuses: inside a try block that prints the refusal."""
+
+
+def one_line_calls(lines: Sequence[str]) -> list[str]:
+    """:func:`python_calls`' lines with each refused call on one line, marked, for a table.
+
+    >>> one_line_calls(["m.save('a')", "try:", "    m.split('x', ['p'])", "except Exception as e:",
+    ...                 '    print("refused:", e)'])
+    ["m.save('a')", "m.split('x', ['p']) (refused)"]
+    """
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        if lines[k] == _TRY and tuple(lines[k + 2:k + 4]) == _EXCEPT:
+            out.append(f"{lines[k + 1].strip()} (refused)")
+            k += 4
+        else:
+            out.append(lines[k])
+            k += 1
+    return out
 
 
 def replay_script(factory: str | None, runs: Sequence[tuple[str, Sequence[Call], Sequence[Output]]], *,

@@ -20,8 +20,12 @@ from coalg.laws import show_letter
 from coalg.model import (
     Allocation,
     Call,
+    Created,
+    Delete,
     Edge,
+    Err,
     Evolve,
+    Flag,
     Found,
     FrozenMap,
     Merge,
@@ -100,6 +104,27 @@ def test_a_failing_clause_prints_whatever_its_witness_lacks():
     assert text.endswith("\nL1 T1: r one\n  found: \n"
                          "\nL2 T2: r two\n  found: \n"
                          "\nL3 T3: r three\n  found: \n")
+
+
+def test_a_refused_call_is_one_entry_of_the_table_and_a_try_block_of_the_witness():
+    from coalg.conformance.witness import python_calls
+
+    word = [Call(Save(Record("a"))), Call(Split("missing", ("p1", "p2"))), Call(Delete("id0001"))]
+    outs = [Created((("id0001", Record("a")),)), Err("refused: KeyError 'missing'"), Flag(True)]
+    calls = python_calls(word, outs)
+    assert calls == ['ids["id0001"] = m.save(\'a\', type=\'fact\', namespace=\'global\')', "try:",
+                     "    m.split('missing', ['p1', 'p2'])", "except Exception as e:", '    print("refused:", e)',
+                     'm.delete(ids["id0001"])']
+    text = format_report(_report({"S1": _entry("T", False, "r", {"calls": calls})}))
+    row = next(line for line in text.splitlines() if line.startswith("S1  "))
+    assert row.endswith("m.save('a', type='fact', namespace='global'); m.split('missing', ['p1', 'p2']) (refused); "
+                        'm.delete(ids["id0001"]) -- r')
+    assert "\n  calls:\n" + "\n".join(f"    {c}" for c in calls) + "\n" in text  # the witness keeps the script's lines
+    # a try block that is not the kit's own is left as it is
+    odd = ["try:", "    m.x()", "finally:", "    pass"]
+    row = next(line for line in format_report(_report({"S1": _entry("T", False, "r", {"calls": odd})})).splitlines()
+               if line.startswith("S1  "))
+    assert row.endswith("try:;     m.x(); finally:;     pass -- r")
 
 
 def test_a_clause_that_holds_or_does_not_apply_shows_its_reason_only():
