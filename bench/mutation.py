@@ -595,6 +595,11 @@ EQUIVALENT: dict[str, str] = {
                                                      "second guard" for k in (19, 23, 25)},
     **{f"coalg.contextfs.live.x_facade__mutmut_{k}": "the folder's name only places it in the sandbox, emptied "
                                                      "before each facade is made" for k in (3, 4)},
+    "coalg.contextfs.package_run.xǁStepClockǁbegin__mutmut_11": "the sleep's length only sets how long each wait "
+                                                               "lasts; the loop ends once the clock has moved",
+    "coalg.contextfs.offline.x_installed_files__mutmut_5": "require() has found contextfs as a package, whose "
+                                                          "spec has search locations: both sides hold, so `and` "
+                                                          "and `or` agree (the assertion narrows the type)",
     "coalg.contextfs.live.xǁNullRAGǁadd_memories_batch__mutmut_1": "the package's router ignores the count "
                                                                   "(storage_router.py, lines 137 and 947); its "
                                                                   "one reader, auto-indexing, is off",
@@ -630,6 +635,8 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.tables.x_read_sqlite_store": "3d71dc4276c0",
     "coalg.contextfs.adapter.x__rename_output": "1b2ca3969772",
     "coalg.contextfs.live.x_facade": "8fd3499f8b41",
+    "coalg.contextfs.package_run.xǁStepClockǁbegin": "e86a69d68194",
+    "coalg.contextfs.offline.x_installed_files": "f5c14e16a6ae",
     "coalg.contextfs.live.xǁNullRAGǁadd_memories_batch": "d63c1f23d64e",
     "coalg.conformance.kit.x__shallow": "6d42eec48437",
     "coalg.contextfs.auditing.x_format_report": "85dbeeb8db5b",
