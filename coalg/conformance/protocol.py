@@ -190,7 +190,9 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
     "L5": (("records() and edges() after the same calls under PYTHONHASHSEED 0 and 1, and with fresh saves "
            "reordered (where both orders leave the same records and edges, each record the saves make under the "
            "same identifier, every later call must agree: identifiers derived from the content, not a counter, "
-           "a clock or a random draw, whose order a call may read); with "
+           "a clock or a random draw, whose order a call may read). A wall-clock reading in metadata (seconds, "
+           "milliseconds, microseconds or nanoseconds since the epoch, or ISO 8601 text) is the call's clock and "
+           "reads the same in every run. With "
            "prefix_arguments or prefix_recall, what an ambiguous prefix acted on. It must be "
            "refused (an exception, or recall returning None) or resolved by the declared prefix_rule; a "
            "record's age is the call after which records() first lists it"),

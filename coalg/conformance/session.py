@@ -36,6 +36,7 @@ layer's declared rule picks (:data:`~coalg.conformance.protocol.PREFIX_RULES`).
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +56,7 @@ from ..model import (
     thaw,
 )
 from ..model import alphabet as A
+from .clock import Span
 from .compare import ANCESTRY_KEYS, renamed
 from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
@@ -123,6 +125,7 @@ class Session:
 
     def __init__(self, factory: Callable[[], Any], caps: Capabilities) -> None:
         self.caps = caps
+        self.started = time.time()  # a clock reading the layer shows from now on is the allocation's
         with layer_call("factory"):
             self.layer = make_layer(factory)
         self.names = Naming()
@@ -148,7 +151,8 @@ class Session:
         for real, name in zip(sorted(r for r in self._raw if r not in self.names.canonical), free):
             self.names.bind(real, name)
         return to_store(self._raw, read_edges(self.layer), self.names, valid_time=self.caps.has("valid_time"),
-                        digits=self.caps.fresh_ids, text=self.caps.ids_in_text, words=not self.caps.ids_in_metadata)
+                        digits=self.caps.fresh_ids, text=self.caps.ids_in_text, words=not self.caps.ids_in_metadata,
+                        clock=Span.since(self.started))
 
     def extras(self) -> dict[Id, str]:
         """The fields the kit does not read, per record that shows any, as text; records, and field values that

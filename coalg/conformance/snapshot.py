@@ -54,6 +54,7 @@ from typing import Any
 
 from ..model import FrozenMap, Id, Record, Relation, Store, freeze
 from .alphabet import PAYLOAD_WORDS
+from .clock import Span, without_clock
 from .compare import ANCESTRY_KEYS, renamed
 from .guard import describe, layer_call, plain, plain_str, quote
 from .protocol import ProtocolMisuse, as_mapping
@@ -293,7 +294,8 @@ def _rename_meta(metadata: Mapping[str, Any], shown: Callable[[str], str], names
 
 
 def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relation, str]], names: Naming,
-             *, valid_time: bool, digits: bool = False, text: bool = False, words: bool = True) -> Store:
+             *, valid_time: bool, digits: bool = False, text: bool = False, words: bool = True,
+             clock: Span | None = None) -> Store:
     """The store the layer shows, every identifier renamed (unknown ones in sorted order, for determinism).
 
     ``digits``: a metadata string of digits only that is an identifier the layer has shown is renamed
@@ -303,6 +305,8 @@ def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relati
     (:data:`~coalg.conformance.alphabet.PAYLOAD_WORDS`) is that word there, never an identifier.
     ``words``: so is a whole metadata string spelled like such a word (``False`` for a layer that shows
     identifiers whole in metadata, where ``"b"`` may be the record ``b``).
+    ``clock``: a metadata value that is a wall-clock reading taken during this span is read as
+    :data:`~coalg.conformance.clock.CLOCK_READING` (:mod:`coalg.conformance.clock`).
     """
     for i in sorted(i for i in records if i not in names.canonical):
         names.name(i)
@@ -312,8 +316,10 @@ def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relati
         if text:  # the kit's own words stay words, even where the layer has an identifier so spelled
             content = content if content in PAYLOAD_WORDS else shown(content)
             tags = frozenset(t if t in PAYLOAD_WORDS else shown(t) for t in tags)
-        rec = Record(content, type=ty, namespace=ns, tags=tags,
-                     metadata=_rename_meta(meta, shown, names, f"records: record {quote(i, 60)}"),
+        metadata = _rename_meta(meta, shown, names, f"records: record {quote(i, 60)}")
+        if clock is not None:
+            metadata = without_clock(metadata, clock)
+        rec = Record(content, type=ty, namespace=ns, tags=tags, metadata=metadata,
                      valid_time=vt if valid_time else None)
         out[names.name(i)] = rec
     es = list(edges)

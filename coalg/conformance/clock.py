@@ -1,0 +1,89 @@
+"""Clock readings in what a layer shows: the allocation's clock, not the layer's content.
+
+In the paper's model a call's allocation ξ carries the clock reading the call may
+stamp, so two runs of the same word differ in their clock readings and in nothing
+else. A layer that writes the wall clock into a record's metadata (``"saved_at":
+time.time()``, ``datetime.now().isoformat()``) therefore shows other values each time
+the kit replays a word, although it is as deterministic as the model. The kit reads
+every metadata value that is a wall-clock reading taken while it drove the layer as
+:data:`CLOCK_READING`: seconds, milliseconds, microseconds or nanoseconds since the
+epoch, as a number or as decimal text, or a date and time in ISO 8601 (local time
+when it names no zone). A value that is none of these is left as it is.
+
+>>> from coalg.model import FrozenMap
+>>> span = Span(1_700_000_000.0, 1_700_000_060.0)
+>>> without_clock(FrozenMap({"saved_at": 1_700_000_012.5, "ms": 1_700_000_030_000, "n": 3}), span)
+{'ms': '(a clock reading)', 'n': 3, 'saved_at': '(a clock reading)'}
+>>> span.reads(1_800_000_000), span.reads("2023-11-14T22:13:40+00:00"), span.reads("v2")
+(False, True, False)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..model import FrozenMap
+
+__all__ = ["CLOCK_READING", "SLACK", "Span", "without_clock"]
+
+CLOCK_READING = "(a clock reading)"
+"""What the kit shows for a clock reading, wherever the layer wrote one."""
+
+SLACK = 2.0
+"""Seconds either side of the span: a reading cut to whole seconds, or rounded up, still falls in it."""
+
+_UNITS = (1, 10**3, 10**6, 10**9)
+"""Readings in seconds, milliseconds, microseconds and nanoseconds since the epoch."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """The wall-clock time, in seconds since the epoch, during which the kit drove one layer."""
+
+    start: float
+    end: float
+
+    @classmethod
+    def since(cls, start: float) -> Span:
+        """From ``start`` until now."""
+        return cls(start, time.time())
+
+    def reads(self, value: Any) -> bool:
+        """Whether ``value`` is a wall-clock reading taken during the span."""
+        if isinstance(value, bool):
+            return False
+        try:
+            if isinstance(value, (int, float)):
+                return any(self._within(value / unit) for unit in _UNITS)
+            if isinstance(value, str):
+                return self._reads_text(value)
+        except OverflowError:  # an integer too large for a float
+            pass
+        return False
+
+    def _within(self, seconds: float) -> bool:
+        return self.start - SLACK <= seconds <= self.end + SLACK
+
+    def _reads_text(self, text: str) -> bool:
+        try:
+            return self.reads(float(text)) if text.strip().replace(".", "", 1).isdigit() else \
+                self._within(datetime.fromisoformat(text).timestamp())
+        except (ValueError, OSError):
+            return False
+
+
+def without_clock(value: Any, span: Span) -> Any:
+    """A frozen metadata value (:func:`~coalg.model.freeze`) with each clock reading of ``span``
+    in it, at any depth, replaced by :data:`CLOCK_READING`."""
+    if span.reads(value):
+        return CLOCK_READING
+    if isinstance(value, tuple):
+        return tuple(without_clock(x, span) for x in value)
+    if isinstance(value, frozenset):
+        return frozenset(without_clock(x, span) for x in value)
+    if isinstance(value, FrozenMap):
+        return FrozenMap({k: without_clock(x, span) for k, x in value.items()})
+    return value
