@@ -71,7 +71,7 @@ class Stamped:
         if len({o["namespace"] for o in olds}) > 1:
             raise ValueError("merge stays in one namespace")
         types = [o["type"] for o in olds]
-        kind = sorted(set(types), key=lambda t: (-types.count(t), t))[0]
+        kind = min(set(types), key=lambda t: (-types.count(t), t))
         times = [o["valid_time"] for o in olds if o["valid_time"] is not None]
         new = self._make(" / ".join(o["content"] for o in olds), kind, olds[0]["namespace"],
                          [t for o in olds for t in o["tags"]],
