@@ -183,3 +183,17 @@ def test_a_step_ends_once() -> None:
     clock.end()
     with pytest.raises(AssertionError):
         clock.end()
+
+
+def test_an_edge_of_a_kind_the_model_does_not_know_is_no_answer(run) -> None:
+    from types import SimpleNamespace
+
+    from coalg.contextfs.package_run import _Raw
+    from coalg.model import Edge, Relation
+
+    def edge(label: str) -> SimpleNamespace:
+        return SimpleNamespace(from_id="n", relation=SimpleNamespace(value=label), to_id="o")
+
+    assert run._convert(_Raw("edge", [edge("supersedes")])) == Returned(Edge("n", Relation.SUPERSEDES, "o"))
+    assert run._convert(_Raw("edge", [edge("inspired_by")])) == Returned(None)
+    assert run._convert(_Raw("edge", [None])) == Returned(None)

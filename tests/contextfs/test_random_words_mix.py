@@ -25,6 +25,7 @@ from coalg.model import (
     Recall,
     RecallPrefix,
     Record,
+    Relation,
     Save,
     SaveAt,
     Split,
@@ -296,3 +297,18 @@ def test_faults_on_four_calls_in_ten_that_write_edges(store: Store, steps: list[
         assert all(0 <= i < _writes(s, ws) for i in ws.call.faults)
     assert not any(ws.call.faults for ws in steps if not _writes(s, ws))
     assert not any(ws.call.faults for ws in _steps(s, "no faults", n=2000, faults=False))
+
+
+def test_identifiers_to_name_by_equality() -> None:
+    # a record, a dangling edge end shaped like the package's identifiers (12 characters), one that is
+    # not (it came from an odd save), and a deleted identifier
+    s = Store.of({"a0000000-001": Record("x")},
+                 [("a0000000-001", Relation.EVOLVED_FROM, "b1000000-002"),
+                  ("a0000000-001", Relation.RELATED_TO, "b1_odd")])
+    present, absent = rw._pools(s, ["a1000000-003", "a0000000-001"], rw.IdSupply(_rng("pools")))
+    assert present == ["a0000000-001"]
+    assert absent == ["a1000000-003", "b1000000-002"]  # the record named again is not absent
+    # with nothing absent, one fresh identifier (found alone by the package's lookup)
+    supply = rw.IdSupply(_rng("pools"))
+    present, absent = rw._pools(Store.of({"a0000000-001": Record("x")}), [], supply)
+    assert len(absent) == 1 and absent[0] in supply.issued and absent[0] != "a0000000-001"
