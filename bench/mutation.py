@@ -595,6 +595,10 @@ EQUIVALENT: dict[str, str] = {
                                                      "second guard" for k in (19, 23, 25)},
     **{f"coalg.contextfs.live.x_facade__mutmut_{k}": "the folder's name only places it in the sandbox, emptied "
                                                      "before each facade is made" for k in (3, 4)},
+    **{f"coalg.contextfs.random_words.x_random_step__mutmut_{k}": _EXACT_DRAW for k in (70, 154, 175, 188)},
+    "coalg.contextfs.random_words.x__faults__mutmut_3": _EXACT_DRAW,
+    "coalg.contextfs.random_words.x__faults__mutmut_19": "n counts edge writes, two per edge, so it is never 1 "
+                                                        "(and a sample of none from none is empty as well)",
     "coalg.contextfs.package_run.xǁStepClockǁbegin__mutmut_11": "the sleep's length only sets how long each wait "
                                                                "lasts; the loop ends once the clock has moved",
     "coalg.contextfs.offline.x_installed_files__mutmut_5": "require() has found contextfs as a package, whose "
@@ -636,6 +640,8 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.adapter.x__rename_output": "1b2ca3969772",
     "coalg.contextfs.live.x_facade": "8fd3499f8b41",
     "coalg.contextfs.package_run.xǁStepClockǁbegin": "e86a69d68194",
+    "coalg.contextfs.random_words.x_random_step": "a3e72b7dd1d3",
+    "coalg.contextfs.random_words.x__faults": "6519925f2852",
     "coalg.contextfs.offline.x_installed_files": "f5c14e16a6ae",
     "coalg.contextfs.live.xǁNullRAGǁadd_memories_batch": "d63c1f23d64e",
     "coalg.conformance.kit.x__shallow": "6d42eec48437",

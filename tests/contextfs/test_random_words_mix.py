@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable
 from fractions import Fraction as F
 
@@ -312,3 +313,67 @@ def test_identifiers_to_name_by_equality() -> None:
     supply = rw.IdSupply(_rng("pools"))
     present, absent = rw._pools(Store.of({"a0000000-001": Record("x")}), [], supply)
     assert len(absent) == 1 and absent[0] in supply.issued and absent[0] != "a0000000-001"
+
+
+class _Spy(random.Random):
+    """A generator that notes the sequence of its first ``choice``: the kinds a step draws from."""
+
+    def __init__(self, seed: str) -> None:
+        super().__init__(seed)
+        self.first: list[object] | None = None
+
+    def choice(self, seq):  # type: ignore[no-untyped-def, override]
+        if self.first is None:
+            self.first = list(seq)
+        return super().choice(seq)
+
+
+@pytest.mark.parametrize(("records", "saves"), [(0, 2 + 24), (1, 2 + 8), (2, 2), (3, 2)])
+def test_the_kinds_a_step_draws_from(records: int, saves: int) -> None:
+    """Fifteen kinds (save twice, merge three times, ...), and on a store of fewer than two
+    records 24 more saves (empty) or 8 (one record)."""
+    rng = _Spy(f"kinds{records}")
+    s = _store(records)
+    rw.random_step(rng, s, 1, rw.IdSupply(random.Random(0)), [], theta=Theta(), faults=True)
+    assert Counter(rng.first) == Counter({"save": saves, "save_id": 1, "save_odd": 1, "recall": 1,
+                                          "recall_prefix": 2, "evolve": 2, "merge": 3, "split": 1,
+                                          "supersede": 1, "delete": 1})
+
+
+def test_a_call_by_equality_names_a_record_85_times_in_100(store: Store, steps: list[rw.WordStep]) -> None:
+    letters = [ws.call.letter for ws in steps]
+    for named in ([a.id for a in letters if isinstance(a, Recall)],
+                  [a.id for a in letters if isinstance(a, Delete) and not a.by_prefix]):
+        near(named, lambda i: i in store.records, F(85, 100))
+
+
+def test_supersede_names_a_prefix_now_and_then(store: Store, steps: list[rw.WordStep]) -> None:
+    """Two times in ten the pool of a supersede's ends holds a prefix besides the records and one free
+    identifier: an end that is neither a record nor shaped like the package's identifiers is one."""
+    ends = [i for ws in steps if isinstance(ws.call.letter, Supersede) for i in (ws.call.letter.old, ws.call.letter.new)]
+
+    def shaped(i: str) -> bool:
+        return len(i) == 12 and i[8] == "-"
+
+    odd = [i for i in ends if i not in store.records and not shaped(i)]
+    # a sixth of the ends, two times in ten, less the prefixes that are a whole identifier (a wide
+    # margin: a pool that always or never holds a prefix is far outside it)
+    expected = F(2, 10) / 6 * len(ends)
+    assert 0.4 * expected < len(odd) < 2 * expected
+    cuts = {j[:k] for j in store.records for k in (0, 1, 2, 3, 8)}
+    assert sum(i in cuts for i in odd) > 0.35 * len(odd)  # about half are plain cuts of a stored identifier
+
+
+def test_faults_are_drawn_unless_the_caller_says_not() -> None:
+    rng, s = _rng("default faults"), _store(4)
+    steps = [rw.random_step(rng, s, 1, rw.IdSupply(random.Random(k)), [], theta=Theta()) for k in range(300)]
+    assert any(ws.call.faults for ws in steps)
+
+
+def test_a_fresh_identifier_the_package_s_lookup_would_confuse_is_not_named() -> None:
+    first = rw.IdSupply(random.Random(5)).fresh()  # the identifier the supply below draws first
+    s = Store.of({first + "x": Record("an odd save under a longer identifier")})
+    supply = rw.IdSupply(random.Random(5))
+    _, absent = rw._pools(s, [], supply)
+    # LIKE 'first%' finds the longer identifier too: the next fresh one is named instead
+    assert first in supply.issued and absent != [first] and len(absent) == 1 and absent[0] in supply.issued
