@@ -599,6 +599,7 @@ EQUIVALENT: dict[str, str] = {
     "coalg.contextfs.random_words.x__faults__mutmut_3": _EXACT_DRAW,
     "coalg.contextfs.random_words.x__faults__mutmut_19": "n counts edge writes, two per edge, so it is never 1 "
                                                         "(and a sample of none from none is empty as well)",
+    **{f"coalg.contextfs.materialise.x_fault_condition__mutmut_{k}": _SQL_CASE for k in (55, 61, 69, 79)},
     "coalg.contextfs.package_run.xǁStepClockǁbegin__mutmut_11": "the sleep's length only sets how long each wait "
                                                                "lasts; the loop ends once the clock has moved",
     "coalg.contextfs.offline.x_installed_files__mutmut_5": "require() has found contextfs as a package, whose "
@@ -640,6 +641,7 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.adapter.x__rename_output": "1b2ca3969772",
     "coalg.contextfs.live.x_facade": "8fd3499f8b41",
     "coalg.contextfs.package_run.xǁStepClockǁbegin": "e86a69d68194",
+    "coalg.contextfs.materialise.x_fault_condition": "e0f6bfd760b5",
     "coalg.contextfs.random_words.x_random_step": "a3e72b7dd1d3",
     "coalg.contextfs.random_words.x__faults": "6519925f2852",
     "coalg.contextfs.offline.x_installed_files": "f5c14e16a6ae",
