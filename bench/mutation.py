@@ -600,6 +600,15 @@ EQUIVALENT: dict[str, str] = {
     "coalg.contextfs.random_words.x__faults__mutmut_19": "n counts edge writes, two per edge, so it is never 1 "
                                                         "(and a sample of none from none is empty as well)",
     **{f"coalg.contextfs.materialise.x_fault_condition__mutmut_{k}": _SQL_CASE for k in (55, 61, 69, 79)},
+    **{f"coalg.contextfs.tables.x_record_of_row__mutmut_{k}": "an empty or non-JSON cell reads as no tags or no "
+                                                              "metadata whatever the default: only a list is read "
+                                                              "as tags, only an object as metadata" for k in (5, 45)},
+    "coalg.contextfs.tables.x_record_of_row__mutmut_28": "str() of a string is that string",
+    **{f"coalg.contextfs.tables.x_json_cell__mutmut_{k}": "an empty cell is no JSON text: the checks after the "
+                                                          "shortcut give the default as well" for k in (3, 4, 7, 9)},
+    "coalg.contextfs.tables.x_json_cell__mutmut_14": "codec names ignore case",
+    "coalg.contextfs.tables.x_json_cell__mutmut_24": "the count only decides whether freeze checks the depth, "
+                                                     "and a value at the limit passes that check",
     "coalg.contextfs.package_run.xǁStepClockǁbegin__mutmut_11": "the sleep's length only sets how long each wait "
                                                                "lasts; the loop ends once the clock has moved",
     "coalg.contextfs.offline.x_installed_files__mutmut_5": "require() has found contextfs as a package, whose "
@@ -641,6 +650,8 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.adapter.x__rename_output": "1b2ca3969772",
     "coalg.contextfs.live.x_facade": "8fd3499f8b41",
     "coalg.contextfs.package_run.xǁStepClockǁbegin": "e86a69d68194",
+    "coalg.contextfs.tables.x_record_of_row": "81ae9840711b",
+    "coalg.contextfs.tables.x_json_cell": "12ae46cfef18",
     "coalg.contextfs.materialise.x_fault_condition": "e0f6bfd760b5",
     "coalg.contextfs.random_words.x_random_step": "a3e72b7dd1d3",
     "coalg.contextfs.random_words.x__faults": "6519925f2852",

@@ -149,13 +149,9 @@ def json_cell(text: Any, default: Any, column: str = "cell") -> Any:
 
 
 def _metadata(m: Any) -> FrozenMap:
-    """A record's metadata from its JSON value: a dict, with values a record cannot hold left out."""
-    if not isinstance(m, dict):
-        return FrozenMap()
-    try:
-        return FrozenMap(m)
-    except TypeError:
-        return FrozenMap({k: v for k, v in m.items() if isinstance(v, (str, int, float, bool, list, dict))})
+    """A record's metadata from its JSON value: a JSON object, whose values a record holds as they are
+    (:func:`json_cell` has refused one nested too deeply); any other value is no metadata."""
+    return FrozenMap(m) if isinstance(m, dict) else FrozenMap()
 
 
 def record_of_row(content: Any, memory_type: Any, tags: Any, summary: Any, namespace: Any, metadata: Any, *,
