@@ -614,6 +614,8 @@ EQUIVALENT: dict[str, str] = {
     "coalg.contextfs.offline.x_installed_files__mutmut_5": "require() has found contextfs as a package, whose "
                                                           "spec has search locations: both sides hold, so `and` "
                                                           "and `or` agree (the assertion narrows the type)",
+    **{f"coalg.contextfs.live.xǁLiveStoreǁinject_edge_fault__mutmut_{k}": "the trigger's name only labels it "
+                                                                        "(SQL names ignore case)" for k in (1, 2)},
     "coalg.contextfs.live.xǁNullRAGǁadd_memories_batch__mutmut_1": "the package's router ignores the count "
                                                                   "(storage_router.py, lines 137 and 947); its "
                                                                   "one reader, auto-indexing, is off",
@@ -649,6 +651,7 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.tables.x_read_sqlite_store": "3d71dc4276c0",
     "coalg.contextfs.adapter.x__rename_output": "1b2ca3969772",
     "coalg.contextfs.live.x_facade": "8fd3499f8b41",
+    "coalg.contextfs.live.xǁLiveStoreǁinject_edge_fault": "57e8a57b285e",
     "coalg.contextfs.package_run.xǁStepClockǁbegin": "e86a69d68194",
     "coalg.contextfs.tables.x_record_of_row": "81ae9840711b",
     "coalg.contextfs.tables.x_json_cell": "12ae46cfef18",

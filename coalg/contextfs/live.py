@@ -268,9 +268,9 @@ class LiveStore:
         finally:
             conn.close()
 
-    def inject_edge_fault(self, condition: str) -> None:
+    def inject_edge_fault(self, condition: str, name: str = "coalg_fault") -> None:
         """Make edge writes matching ``condition`` (SQL over ``NEW``) raise (:func:`~coalg.contextfs.materialise.install_fault_trigger`)."""
-        install_fault_trigger(self.path, condition)
+        install_fault_trigger(self.path, condition, name)
 
 
 class Allocated:
