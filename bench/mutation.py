@@ -609,6 +609,12 @@ EQUIVALENT: dict[str, str] = {
     "coalg.contextfs.tables.x_json_cell__mutmut_14": "codec names ignore case",
     "coalg.contextfs.tables.x_json_cell__mutmut_24": "the count only decides whether freeze checks the depth, "
                                                      "and a value at the limit passes that check",
+    **{f"coalg.contextfs.random_words.x__content__mutmut_{k}": _EXACT_DRAW for k in (5, 10)},
+    "coalg.contextfs.random_words.x__named__mutmut_2": _EXACT_DRAW,
+    "coalg.contextfs.random_words.x__record__mutmut_17": _EXACT_DRAW,
+    **{f"coalg.contextfs.random_words.x__type__mutmut_{k}": _EXACT_DRAW for k in (1, 8)},
+    **{f"coalg.contextfs.live.xǁLiveStoreǁopen__mutmut_{k}": "the file's name only places the database in the "
+                                                           "sandbox, where each is made afresh" for k in (1, 2)},
     "coalg.contextfs.package_run.xǁStepClockǁbegin__mutmut_11": "the sleep's length only sets how long each wait "
                                                                "lasts; the loop ends once the clock has moved",
     "coalg.contextfs.offline.x_installed_files__mutmut_5": "require() has found contextfs as a package, whose "
@@ -653,6 +659,11 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.live.x_facade": "8fd3499f8b41",
     "coalg.contextfs.live.xǁLiveStoreǁinject_edge_fault": "57e8a57b285e",
     "coalg.contextfs.package_run.xǁStepClockǁbegin": "e86a69d68194",
+    "coalg.contextfs.random_words.x__content": "91b03ac61270",
+    "coalg.contextfs.random_words.x__named": "3a69d32cb7e0",
+    "coalg.contextfs.random_words.x__record": "e69739916ed8",
+    "coalg.contextfs.random_words.x__type": "5dd5562081f8",
+    "coalg.contextfs.live.xǁLiveStoreǁopen": "cd94d35d9534",
     "coalg.contextfs.tables.x_record_of_row": "81ae9840711b",
     "coalg.contextfs.tables.x_json_cell": "12ae46cfef18",
     "coalg.contextfs.materialise.x_fault_condition": "e0f6bfd760b5",

@@ -201,3 +201,20 @@ def test_a_facade_loads_nothing_at_start_and_files_under_the_global_namespace(mo
     monkeypatch.setattr(modules().ContextFS, "_load_startup_context", lambda self: loads.append(self))
     assert facade().namespace_id == "global"
     assert loads == []  # the package's own start-up loading would read the real vector backend
+
+
+def test_a_live_store_opens_holding_the_store_it_is_given() -> None:
+    """The records and edges of the given store are the database's rows (a type ContextFS does not
+    know is stored under an unused one of its own and read back as itself)."""
+    from coalg.contextfs.live import LiveStore
+    from coalg.model import Record, Relation, Store
+
+    s = Store.of({"a0000000-001": Record("first", type="decision"), "a0000000-002": Record("odd", type="banana")},
+                 [("a0000000-002", Relation.EVOLVED_FROM, "a0000000-001")])
+    live = LiveStore.open("holding.db", s)
+    rows = dict(live.sql("SELECT id, content FROM memories"))
+    assert rows == {"a0000000-001": "first", "a0000000-002": "odd"}
+    assert ("a0000000-002", "evolved_from", "a0000000-001") in live.edges()
+    types = dict(live.sql("SELECT id, type FROM memories"))
+    assert types["a0000000-001"] == "decision" and types["a0000000-002"] != "banana"  # stored as a known type
+    assert LiveStore.open("empty.db").sql("SELECT COUNT(*) FROM memories") == [(0,)]
