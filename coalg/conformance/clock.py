@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..model import FrozenMap
+from .compare import mapped
 
 __all__ = ["CLOCK_READING", "SLACK", "Span", "without_clock"]
 
@@ -78,12 +78,4 @@ class Span:
 def without_clock(value: Any, span: Span) -> Any:
     """A frozen metadata value (:func:`~coalg.model.freeze`) with each clock reading of ``span``
     in it, at any depth, replaced by :data:`CLOCK_READING`."""
-    if span.reads(value):
-        return CLOCK_READING
-    if isinstance(value, tuple):
-        return tuple(without_clock(x, span) for x in value)
-    if isinstance(value, frozenset):
-        return frozenset(without_clock(x, span) for x in value)
-    if isinstance(value, FrozenMap):
-        return FrozenMap({k: without_clock(x, span) for k, x in value.items()})
-    return value
+    return mapped(value, lambda v: CLOCK_READING if span.reads(v) else v)

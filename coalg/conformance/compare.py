@@ -36,11 +36,28 @@ from ..model import (
     store_to_json,
 )
 
-__all__ = ["ANCESTRY_KEYS", "difference", "digest", "observe", "rename_output", "rename_store", "renamed",
-           "store_to_json"]
+__all__ = ["ANCESTRY_KEYS", "difference", "digest", "mapped", "observe", "rename_output", "rename_store",
+           "renamed", "store_to_json"]
 
 ANCESTRY_KEYS = tuple(sorted(META_KEYS.values()))
 """The metadata keys a layer's ancestry is read from: their strings are always identifiers."""
+
+
+def mapped(x: Any, f: Callable[[Any], Any]) -> Any:
+    """A frozen metadata value (:func:`~coalg.model.freeze`) with every leaf ``v`` in it (a value that is
+    no tuple, set or map) replaced by ``f(v)``.
+
+    >>> from coalg.model import freeze
+    >>> mapped(freeze({"n": 2, "seen": [3, {"k": 4}]}), lambda v: v * 10)
+    {'n': 20, 'seen': (30, {'k': 40})}
+    """
+    if isinstance(x, tuple):
+        return tuple(mapped(y, f) for y in x)
+    if isinstance(x, frozenset):
+        return frozenset(mapped(y, f) for y in x)
+    if isinstance(x, FrozenMap):
+        return FrozenMap({k: mapped(y, f) for k, y in x.items()})
+    return f(x)
 
 
 def renamed(x: Any, f: Callable[[str], str]) -> Any:
@@ -50,15 +67,7 @@ def renamed(x: Any, f: Callable[[str], str]) -> Any:
     >>> renamed(freeze({"parent": "u-1", "seen": ["u-2", 3]}), {"u-1": "id0001"}.get)
     {'parent': 'id0001', 'seen': (None, 3)}
     """
-    if isinstance(x, str):
-        return f(x)
-    if isinstance(x, tuple):
-        return tuple(renamed(y, f) for y in x)
-    if isinstance(x, frozenset):
-        return frozenset(renamed(y, f) for y in x)
-    if isinstance(x, FrozenMap):
-        return FrozenMap({k: renamed(y, f) for k, y in x.items()})
-    return x
+    return mapped(x, lambda v: f(v) if isinstance(v, str) else v)
 
 
 def _record(r: Record, f: Callable[[Id], Id], text: Callable[[str], str] | None) -> Record:
