@@ -144,11 +144,10 @@ def plain(x: Any, what: str, room: int = MAX_DEPTH) -> Any:
         if isinstance(x, Mapping):
             out = {}
             for k, v in list(x.items()):
-                key = k if isinstance(k, str) else plain(k, f"{what}: a key", 0)
-                if isinstance(key, (list, frozenset, dict)):
+                if isinstance(k, (Mapping, list, tuple, set, frozenset)):
                     raise ProtocolMisuse(f"{what}: a key must be a string or a number, got {type(k).__name__}")
-                out[plain_str(key, f"{what}: a key") if isinstance(key, str) else str(key)] = \
-                    plain(v, what, room - 1)
+                key = plain(k, f"{what}: a key", 0)
+                out[key if isinstance(key, str) else str(key)] = plain(v, what, room - 1)
             return out
         items = [plain(v, what, room - 1) for v in list(x)]
         if not isinstance(x, (set, frozenset)):

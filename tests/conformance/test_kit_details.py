@@ -684,3 +684,84 @@ def test_a_layer_that_shows_identifiers_whole_in_metadata_has_them_renamed_even_
     word = [Save(Record("a", namespace="alice")), Save(Record("k", namespace="bob")), Evolve("id0002", "v2")]
     got = _judged(Rooted, word, ("S2", "L4i", "L4ii"))
     assert all(p is None for _, p in got.values()) and all(n > 0 for n, _ in got.values()), got
+
+
+def _run(outputs: list[dict[str, Any]], records: dict[str, Any], edges: list[list[str]]) -> dict[str, Any]:
+    return {"outputs": outputs, "after": {"records": records, "edges": edges}}
+
+
+def test_two_runs_part_at_their_first_differing_output_then_at_their_stores() -> None:
+    from coalg.conformance.compare import difference
+
+    a = _run([{"out": "flag", "value": True}, {"out": "found", "id": "id0001"}], {}, [])
+    b = _run([{"out": "flag", "value": True}, {"out": "bottom"}], {}, [])
+    text, data = difference(a, b, "first", "second")
+    assert text == "call 2 answered found id0001 in the first run and bottom in the second"
+    assert data == {"call": 2, "first": a["outputs"][1], "second": b["outputs"][1]}
+    assert difference(a, b, "first", "second", skip=[1]) == ("the runs agree", {})  # call 2 left out
+    assert difference(a, a, "x", "y") == ("the runs agree", {})
+    made_a = _run([{"out": "created", "records": {"id0001": {"content": "a"}}, "ids": ["id0001"]}], {}, [])
+    made_b = _run([{"out": "created", "records": {"id0001": {"content": "b"}}, "ids": ["id0001"]}], {}, [])
+    text, data = difference(made_a, made_b, "first", "second")
+    assert text == "call 1 created different records: the record id0001 has content a in the first run and b in the second"
+    assert data == {"call": 1, "record": "id0001", "field": "content", "first": "a", "second": "b"}
+
+
+def test_a_record_or_an_edge_in_one_run_only_is_named_with_its_run() -> None:
+    from coalg.conformance.compare import difference
+
+    one = {"id0001": {"content": "a"}}
+    two = {"id0001": {"content": "a"}, "id0002": {"content": "b"}}
+    assert difference(_run([], two, []), _run([], one, []), "first", "second") == (
+        "the record id0002 exists only in the first run", {"record": "id0002"})
+    assert difference(_run([], one, []), _run([], two, []), "first", "second") == (
+        "the record id0002 exists only in the second run", {"record": "id0002"})
+    e1, e2 = ["id0001", "evolved_from", "id0002"], ["id0002", "evolved_into", "id0001"]
+    assert difference(_run([], two, [e1, e2]), _run([], two, [e2]), "first", "second") == (
+        "the edge (id0001, evolved_from, id0002) exists only in the first run", {"edge": e1})
+    assert difference(_run([], two, [e2]), _run([], two, [e1, e2]), "first", "second") == (
+        "the edge (id0001, evolved_from, id0002) exists only in the second run", {"edge": e1})
+    created = [{"out": "created", "records": one, "ids": ["id0001"]}]
+    other = [{"out": "created", "records": one, "ids": ["id0001", "x"]}]  # same records, other answer
+    assert difference(_run(created, {}, []), _run(other, {}, []), "a", "b")[0] == (
+        "call 1 answered created in the a run and created in the b")
+
+
+def test_an_observation_has_a_fingerprint_of_twenty_hex_digits_that_ignores_key_order() -> None:
+    import hashlib
+    import json
+
+    from coalg.conformance.compare import digest
+
+    obs = {"outputs": [{"out": "bottom"}], "after": {"records": {}, "edges": []}}
+    text = '{"after": {"edges": [], "records": {}}, "outputs": [{"out": "bottom"}]}'
+    assert digest(obs) == hashlib.sha256(text.encode()).hexdigest()[:20]
+    assert json.dumps(obs, sort_keys=True) == text
+    assert digest(dict(reversed(list(obs.items())))) == digest(obs)
+    assert digest({"x": "é"}) == hashlib.sha256(b'{"x": "\\u00e9"}').hexdigest()[:20]  # ASCII, whatever the locale
+
+
+def test_a_call_not_asked_is_a_comment_saying_why_and_a_letter_outside_the_protocol_is_named() -> None:
+    from coalg.conformance.witness import python_calls
+    from coalg.model import Created, Err, Recall, Record, Save
+
+    word = [Call(Save(Record("a", namespace="alice"))), Call(Evolve("id0009", "v2"))]
+    outs = [Created((("id0001", Record("a", namespace="alice")),)),
+            Err("not asked: no reference string names id0009")]
+    assert python_calls(word, outs) == [
+        'ids["id0001"] = m.save(\'a\', type=\'fact\', namespace=\'alice\')',
+        "# not asked: m.evolve('id0009', 'v2')  (no reference string names id0009)"]
+    assert python_calls([Call(Recall("a"))], [Err("refused")]) == [
+        "try:", f"    # {Recall('a')} is not a call of the protocol",
+        "except Exception as e:", '    print("refused:", e)']
+
+
+def test_an_alphabet_is_known_by_its_name_only() -> None:
+    from coalg.conformance.alphabet import ALPHABET_NAMES, alphabet, fragment_alphabet
+    from coalg.conformance.protocol import Capabilities
+
+    caps = Capabilities((), None)
+    assert ALPHABET_NAMES == ("fragment", "full")
+    assert alphabet("fragment", caps) is fragment_alphabet
+    with pytest.raises(ValueError, match=r"^unknown alphabet 'Full'; known: fragment, full$"):
+        alphabet("Full", caps)
