@@ -765,3 +765,14 @@ def test_an_alphabet_is_known_by_its_name_only() -> None:
     assert alphabet("fragment", caps) is fragment_alphabet
     with pytest.raises(ValueError, match=r"^unknown alphabet 'Full'; known: fragment, full$"):
         alphabet("Full", caps)
+
+
+def test_an_output_read_back_from_an_observation_keeps_ids_and_refusals() -> None:
+    from coalg.conformance.kit import _shallow
+
+    made = _shallow({"out": "created", "ids": ["id0002", "id0003"], "records": {}})
+    assert isinstance(made, Created) and made.ids == ("id0002", "id0003")
+    assert _shallow({"out": "err", "reason": "refused (KeyError)"}) == Err("refused (KeyError)")
+    assert _shallow({"out": "flag", "value": True}) == Nothing()
+    assert _shallow({"out": "found", "id": "id0001"}) == Nothing()
+
