@@ -184,7 +184,11 @@ class BlackBox:
         key = project(s, self.caps.has("valid_time"))
         hit = self._cache.get((key, call))
         try:
-            path = self.registry.get(key) or self._construct(key)
+            path = self.registry.get(key)
+            if path is None:
+                path = self._construct(key)
+            elif not self._extras_as_before(self._extras.get(key, {}), key):
+                raise Unconstructible("a record there shows the fields the kit does not read otherwise")
             if not self._ordered_as_before(key):
                 raise Unconstructible("the layer's identifiers stand in another order there")
         except Unconstructible:
@@ -250,7 +254,7 @@ class BlackBox:
         for calls in dict.fromkeys(candidates):
             sess = self._run(calls)
             path = self.path_of(sess)
-            if sess.store == target and self._shows_as_before(sess, target):
+            if sess.store == target and self._extras_as_before(sess.extras(), target):
                 self.registry.setdefault(sess.store, path)
                 self._extras.setdefault(sess.store, sess.extras())
                 self._real.setdefault(sess.store, dict(sess.names.real))
@@ -260,13 +264,16 @@ class BlackBox:
         self._failed.add(target)
         raise Unconstructible
 
-    def _shows_as_before(self, sess: Session, target: Store) -> bool:
-        """Whether the rebuilt records that the predicate took unchanged from the store it started at also show
-        the fields the kit does not read as they did there (a layer's call may read them: a version, a kind)."""
+    def _extras_as_before(self, now: dict[Id, str], target: Store) -> bool:
+        """Whether the records of ``target`` that the predicate took unchanged from the store it started at
+        show, by ``now``, the fields the kit does not read as they did there (a layer's call may read them: a
+        version, a status).  This holds for a store the predicate rebuilds and for one an earlier word made
+        alike: ``save(a)`` makes a store equal, in what the kit reads, to ``a`` after a supersede that set a
+        ``status`` field."""
         if self.context is None:
             return True
         at = self.context[1]
-        before, now = self._extras.get(at, {}), sess.extras()
+        before = self._extras.get(at, {})
         return all(before.get(i) == now.get(i) for i, r in target.records.items() if at.records.get(i) == r)
 
     def _ordered_as_before(self, key: Store) -> bool:

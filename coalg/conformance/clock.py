@@ -7,8 +7,8 @@ time.time()``, ``datetime.now().isoformat()``) therefore shows other values each
 the kit replays a word, although it is as deterministic as the model. The kit reads
 every metadata value that is a wall-clock reading taken while it drove the layer as
 :data:`CLOCK_READING`: seconds, milliseconds, microseconds or nanoseconds since the
-epoch, as a number or as decimal text, or a date and time in ISO 8601 (local time
-when it names no zone). A value that is none of these is left as it is.
+epoch, as a number or as decimal text, or a date and time in ISO 8601 (when it names no
+zone, local time or UTC). A value that is none of these is left as it is.
 
 >>> from coalg.model import FrozenMap
 >>> span = Span(1_700_000_000.0, 1_700_000_060.0)
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from .compare import mapped
@@ -69,8 +69,14 @@ class Span:
 
     def _reads_text(self, text: str) -> bool:
         try:
-            return self.reads(float(text)) if text.strip().replace(".", "", 1).isdigit() else \
-                self._within(datetime.fromisoformat(text).timestamp())
+            if text.strip().replace(".", "", 1).isdigit():
+                return self.reads(float(text))
+            t = datetime.fromisoformat(text)
+            if t.tzinfo is not None:
+                return self._within(t.timestamp())
+            # no zone: local time (datetime.now()) or UTC (datetime.utcnow(), SQLite's CURRENT_TIMESTAMP),
+            # whichever zone the machine is in
+            return self._within(t.timestamp()) or self._within(t.replace(tzinfo=UTC).timestamp())
         except (ValueError, OSError):
             return False
 

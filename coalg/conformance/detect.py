@@ -11,7 +11,7 @@ coalg.conformance.protocol.ProtocolMisuse: save: the layer has no method save; e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -115,7 +115,8 @@ def _ids_written(factory: Callable[[], Any], caps: Capabilities, digits: bool) -
                     raise
                 except Exception:  # noqa: BLE001 - a refusal: the probe goes on without it
                     return
-                ids.extend(x for x in (got if isinstance(got, list) else [got]) if type(x) is str)
+                many = isinstance(got, Sequence) and not isinstance(got, (str, bytes))  # a split's identifiers
+                ids.extend(x for x in (list(got) if many else [got]) if type(x) is str)
 
             def saved(n: int) -> list[str]:
                 before = len(ids)

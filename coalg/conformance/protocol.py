@@ -17,7 +17,8 @@ presence and signature (``inspect.signature``); anything wrong is
   merge, split, supersede and delete accept a unique prefix of an identifier;
 * ``prefix_recall`` -- a method ``recall(ref)`` returning the identifier a
   reference resolves to, or ``None`` (for an ambiguous prefix, ``None`` is a
-  refusal);
+  refusal); any method ``recall`` that takes one argument is read so (a
+  ``recall`` that searches belongs under another name);
 * ``valid_time`` -- ``save``, ``evolve``, ``merge`` and ``split`` all take a
   keyword ``valid_time`` (a parameter of that name, or ``**options``), and
   ``records()`` reports it as the field
@@ -54,7 +55,8 @@ What the kit takes a layer to show, where a design could go either way:
   copied from a content ``p2`` is taken for its record ``p2``).  Not recognised, and so
   compared as payload: an identifier written as a number, or, where the
   layer's identifiers repeat from one fresh layer to the next (a counter), one
-  made of digits only (``"7"``). A layer that writes identifiers in those
+  made of digits only (``"7"``); and an identifier shortened (its first eight
+  characters), which is no identifier the layer returned. A layer that writes identifiers in those
   forms can fail L4, S2 or L5 only because its identifiers differ between the
   runs compared; show them as strings with a letter, to be judged.
 * Identifiers drawn at random (uuids) are fine: the kit judges up to renaming.
@@ -74,6 +76,10 @@ What the kit takes a layer to show, where a design could go either way:
   record another supersedes, a supersede of one already superseded): its outcome
   may depend on the records it names, not on their edges, and S2 makes it again
   on those records alone.
+* Metadata holds JSON-like values: strings, numbers, booleans, ``None``, lists
+  and mappings with string keys, at most 100 levels deep (no NaN).  Anything
+  else (a ``datetime``, ``bytes``) is a protocol misuse; show it as text.
+* ``edges()`` is read as a set: an edge listed twice is one edge.
 * ``records()`` lists the live records only.  A layer may keep deleted records
   (tombstones) or anything else internally; whatever ``records()`` lists is a
   live record to the kit, so a tombstone it shows is judged as one.
@@ -164,8 +170,9 @@ EXPECTED = {
 """Every required method, as the protocol writes it."""
 
 _EVERY = "Always applies."
-_REBUILT = ("Always applies; a case needing a store the kit cannot rebuild by saves, or one where the rebuilt "
-            "records' identifiers stand in another order, is skipped and counted.")
+_REBUILT = ("Always applies; a case is skipped and counted when it needs a store the kit cannot rebuild by "
+            "saves, or one whose records show their identifiers in another order or the fields the kit does not "
+            "read otherwise.")
 
 CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
     "L1": (("records() and edges() before and after each save, evolve, merge, split and supersede, and around "
@@ -191,8 +198,8 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
            "reordered (where both orders leave the same records and edges, each record the saves make under the "
            "same identifier, every later call must agree: identifiers derived from the content, not a counter, "
            "a clock or a random draw, whose order a call may read). A wall-clock reading in metadata (seconds, "
-           "milliseconds, microseconds or nanoseconds since the epoch, or ISO 8601 text) is the call's clock and "
-           "reads the same in every run. With "
+           "milliseconds, microseconds or nanoseconds since the epoch, or ISO 8601 text, in local time or UTC when "
+           "it names no zone) is the call's clock and reads the same in every run. With "
            "prefix_arguments or prefix_recall, what an ambiguous prefix acted on. It must be "
            "refused (an exception, or recall returning None) or resolved by the declared prefix_rule; a "
            "record's age is the call after which records() first lists it"),
@@ -204,17 +211,19 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
     "L7": (("edges() after every call, delete included. No evolved_*, merged_* or split_* edge may touch an "
            "identifier records() does not list"),
            "Always applies; holds with nothing to judge when the layer shows no edge at all."),
-    "S1": (("records() and edges() around each save or derivation (evolve, merge, split and supersede). Only new "
-           "records and edges may be added, and "
-           "a refused call that added something fails here"), _EVERY),
+    "S1": (("records() and edges() around each save or derivation (evolve, merge, split and supersede), and the "
+           "edges the same call writes on a fresh layer holding only the records it names. Only new records may "
+           "be added, the edges after the call must be those before it and the ones it writes there, and a "
+           "refused call that added something fails here"), _REBUILT),
     "S2": (("the same save or derivation on a fresh layer holding only the records it names (rebuilt by saves, "
            "without their edges to others). It must have the same outcome, the same new records and edges, in the "
            "named records' namespace: a call refused because of an edge (a supersede of a record already "
            "superseded, say) fails"),
            _REBUILT),
-    "S3": ("the edges a save or derivation adds. They may join only new records and the records the call names",
-           _EVERY),
-    "S4": ("the ancestry edges a save or derivation adds. Each must start at a new record", _EVERY),
+    "S3": (("the edges a save or derivation writes, as S1 reads them. They may join only new records and the "
+            "records the call names"), _REBUILT),
+    "S4": ("the ancestry edges a save or derivation writes, as S1 reads them. Each must start at a new record",
+           _REBUILT),
 }
 """Per clause of Table 2: what the kit reads from a layer, and when the clause does not apply or holds trivially."""
 

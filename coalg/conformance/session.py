@@ -354,7 +354,8 @@ class Session:
                 return Nothing(), (), None
             if type(got) is not str or self.names.name(got) not in self.store.records:
                 raise ProtocolMisuse(f"recall: expected an identifier records() lists, or None, got "
-                                     f"{quote(got, 60)}")
+                                     f"{quote(got, 60)} (a method recall(ref) is read as recall by identifier "
+                                     "or prefix, the prefix_recall capability)")
             c = self.names.name(got)
             return Found(c, self.store.records[c]), (), None
         return Flag(True), (), None  # supersede and delete return nothing: the call was accepted

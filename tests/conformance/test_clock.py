@@ -61,3 +61,22 @@ def test_readings_are_replaced_at_any_depth_and_nothing_else(taken: tuple[Span, 
         "nested": FrozenMap({"at": CLOCK_READING, "flag": True}), "parents": ("id0001",)})
     assert without_clock(freeze({"seen": frozenset({readings[1], "x"})}), span) == \
         FrozenMap({"seen": frozenset({CLOCK_READING, "x"})})
+
+
+@pytest.fixture
+def new_york(monkeypatch):
+    """The machine's zone set to one five hours behind UTC for the test (and set back after it)."""
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_a_reading_without_a_zone_is_read_as_local_time_or_as_utc_in_any_zone(new_york) -> None:
+    start = time.time()
+    local, utc = datetime.now().isoformat(), datetime.now(UTC).replace(tzinfo=None).isoformat()
+    span = Span.since(start)
+    assert time.timezone == 5 * 3600  # the zone is not UTC: the two texts name other hours
+    assert span.reads(local) and span.reads(utc)
+    assert not span.reads((datetime.now() + timedelta(hours=2)).isoformat())  # neither local nor UTC

@@ -145,3 +145,20 @@ def test_the_strings_of_a_value_are_found_at_any_depth_but_not_in_keys() -> None
     assert _strings("a") == ["a"]
     assert _strings({"k": ["b", ("c", {"d": "e"})], "n": 3, "none": None}) == ["b", "c", "e"]
     assert _strings(7) == [] and _strings(None) == []
+
+
+class PartsNoteSiblings(Counted):
+    """A split's parts note each other as ``mem://`` links, and the split returns them as a tuple."""
+
+    def split(self, id: str, parts: Any, *, valid_time: Any = None) -> Any:
+        made = super().split(id, parts, valid_time=valid_time)
+        for j in made:
+            self._records[j]["metadata"]["siblings"] = [f"mem://{k}" for k in made if k != j]
+        return tuple(made)
+
+
+def test_the_identifiers_a_split_returns_in_any_sequence_are_looked_for_in_text() -> None:
+    assert _ids_written(PartsNoteSiblings, NONE, False) == (True, False)
+    as_list = type("AsList", (PartsNoteSiblings,), {"split": lambda self, *a, **k: list(
+        PartsNoteSiblings.split(self, *a, **k))})
+    assert _ids_written(as_list, NONE, False) == (True, False)

@@ -192,7 +192,8 @@ def test_a_refusal_whose_message_cannot_be_read_is_a_misuse() -> None:
 def test_recall_by_prefix_must_answer_an_identifier_records_lists_or_none() -> None:
     sess = _session(RecallAnswers, A)
     assert _misuse(sess, Call(RecallPrefix("id0001"), Allocation((), 2))) == (
-        "recall: expected an identifier records() lists, or None, got 5")
+        "recall: expected an identifier records() lists, or None, got 5 (a method recall(ref) is read as recall by "
+        "identifier or prefix, the prefix_recall capability)")
 
 
 def test_a_close_that_raises_is_a_misuse() -> None:

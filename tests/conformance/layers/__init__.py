@@ -13,7 +13,7 @@ MODULES = (
     "unmarked_tombstone",
     "frozen_versions", "lineage_graph", "json_rows", "namespace_shards", "interval_time", "dotted_prefix",
     "slots_keyed", "short_first_id", "word_ids", "version_fields", "noted_ids", "ids_in_text", "typed_merge_notes",
-    "post_titles", "digest_sources", "clock_stamps",
+    "post_titles", "digest_sources", "clock_stamps", "status_rows",
     "no_valid_time",
     "flaw_merge_inverse", "flaw_meta_root", "flaw_recall_first", "flaw_hidden_tombstone", "flaw_sqlite_refusal",
     "flaw_hash_order", "flaw_refuses_duplicates", "flaw_least_declared",
