@@ -152,6 +152,6 @@ def _strings(x: Any) -> list[str]:
         return [x]
     if isinstance(x, Mapping):
         return [s for v in x.values() for s in _strings(v)]
-    if isinstance(x, (list, tuple)):
+    if isinstance(x, (list, tuple, set, frozenset)):
         return [s for v in x for s in _strings(v)]
     return []

@@ -182,7 +182,7 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
     "L2": (("the ancestry of each record made by evolve, merge or split, both as edges (evolved_from, "
            "merged_from, split_from; or, for a record with none, the parents' evolved_into, merged_into, "
            "split_into edges read backwards) and as metadata keys of the same names (evolved_from and "
-           "split_from one identifier, merged_from a list). Where the layer keeps both, they must agree"),
+           "split_from one identifier, merged_from a list or a set). Where the layer keeps both, they must agree"),
            ("Holds with one representation when the layer never shows ancestry metadata on a derived record, or "
            "never shows an ancestry edge; does not apply when no derivation succeeds.")),
     "L3": (("edges() after each evolve, merge, split and supersede. Every edge added must come with its inverse "

@@ -282,7 +282,7 @@ def _rename_meta(metadata: Mapping[str, Any], shown: Callable[[str], str], names
         v = data.get(key)
         if isinstance(v, str):
             data[key] = names.name(v)
-        elif isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
+        elif isinstance(v, (list, tuple, set, frozenset)) and all(isinstance(x, str) for x in v):
             data[key] = sorted(names.name(x) for x in v)  # a set of parents: its order is the layer's ids
 
     try:

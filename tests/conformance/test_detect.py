@@ -145,6 +145,7 @@ def test_the_strings_of_a_value_are_found_at_any_depth_but_not_in_keys() -> None
     assert _strings("a") == ["a"]
     assert _strings({"k": ["b", ("c", {"d": "e"})], "n": 3, "none": None}) == ["b", "c", "e"]
     assert _strings(7) == [] and _strings(None) == []
+    assert sorted(_strings(frozenset({"x", "y"}))) == ["x", "y"]  # a set, as plain() copies one
 
 
 class PartsNoteSiblings(Counted):

@@ -776,3 +776,19 @@ def test_an_output_read_back_from_an_observation_keeps_ids_and_refusals() -> Non
     assert _shallow({"out": "flag", "value": True}) == Nothing()
     assert _shallow({"out": "found", "id": "id0001"}) == Nothing()
 
+
+
+class SetOfParents(layers.GoodMemory):
+    """``merged_from`` shown as a set of identifiers, not a list."""
+
+    def _ancestry(self, i: str) -> dict[str, Any]:
+        out = super()._ancestry(i)
+        if "merged_from" in out:
+            out["merged_from"] = set(out["merged_from"])
+        return out
+
+
+def test_parents_shown_as_a_set_are_renamed_like_a_list() -> None:
+    report = conform(SetOfParents, length=3, walks=0, orders=False)  # save, save, merge
+    assert {k: e["holds"] for k, e in report["clauses"].items() if e["holds"] is not True} == {"L5": None}
+    assert report["clauses"]["L2"]["explored"] > 0
