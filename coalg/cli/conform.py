@@ -28,12 +28,15 @@ layer: an object with
 Identifiers are plain strings the layer chooses; split returns one per part,
 in the parts' order. A relation is named in any
 case: evolved_from/evolved_into, merged_from/merged_into, split_from/split_into,
-supersedes/superseded_by, and the others of coalg.Relation.
+supersedes/superseded_by, and the others of coalg.Relation; the edges are read
+as a set. Metadata holds JSON-like values (strings, numbers, booleans, None,
+lists, mappings with string keys): store a datetime as text.
 
 optionally: save(..., id=...) (save_at), prefix_arguments = True, recall(ref)
--> id or None (prefix_recall), valid_time= on save/evolve/merge/split
-(valid_time, also through **options; records() then shows each record's
-"valid_time" as save got it, a number, a string or None), close().
+-> id or None (prefix_recall: any recall of one argument is read so),
+valid_time= on save/evolve/merge/split (valid_time, also through **options;
+records() then shows each record's "valid_time" as save got it, a number, a
+string or None), close().
 
 The layer is explored as a black box: every word of up to --length calls from
 a fresh layer, then --walks seeded random walks, its identifiers renamed to

@@ -55,8 +55,10 @@ What the kit takes a layer to show, where a design could go either way:
   copied from a content ``p2`` is taken for its record ``p2``).  Not recognised, and so
   compared as payload: an identifier written as a number, or, where the
   layer's identifiers repeat from one fresh layer to the next (a counter), one
-  made of digits only (``"7"``); and an identifier shortened (its first eight
-  characters), which is no identifier the layer returned. A layer that writes identifiers in those
+  made of digits only (``"7"``); an identifier shortened (its first eight
+  characters), which is no identifier the layer returned; and an identifier used
+  as a key of a mapping inside metadata (``{"weights": {"<id>": 0.5}}``), since
+  keys are the layer's names, not values. A layer that writes identifiers in those
   forms can fail L4, S2 or L5 only because its identifiers differ between the
   runs compared; show them as strings with a letter, to be judged.
 * Identifiers drawn at random (uuids) are fine: the kit judges up to renaming.
