@@ -203,6 +203,12 @@ class BlackBox:
         path = self.path_of(sess)
         out = sess.apply(call)
         self.calls += 1
+        if self.context is not None and sess.collided():  # only a rebuilt record's save writes names as they are
+            sess.close()
+            if not self.lenient:
+                raise Unconstructible("the layer gave a new record an identifier spelled as a name the kit wrote")
+            self.skipped += 1
+            return Err("the protocol cannot build this store"), s
         after = sess.store
         self.registry.setdefault(after, path.then(call, sess.created[-1]))
         if after not in self._extras:  # read once per store, not on every step that reaches it again
@@ -254,7 +260,7 @@ class BlackBox:
         for calls in dict.fromkeys(candidates):
             sess = self._run(calls)
             path = self.path_of(sess)
-            if sess.store == target and self._extras_as_before(sess.extras(), target):
+            if sess.store == target and not sess.collided() and self._extras_as_before(sess.extras(), target):
                 self.registry.setdefault(sess.store, path)
                 self._extras.setdefault(sess.store, sess.extras())
                 self._real.setdefault(sess.store, dict(sess.names.real))

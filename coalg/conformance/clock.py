@@ -7,8 +7,8 @@ time.time()``, ``datetime.now().isoformat()``) therefore shows other values each
 the kit replays a word, although it is as deterministic as the model. The kit reads
 every metadata value that is a wall-clock reading taken while it drove the layer as
 :data:`CLOCK_READING`: seconds, milliseconds, microseconds or nanoseconds since the
-epoch, as a number or as decimal text, or a date and time in ISO 8601 (when it names no
-zone, local time or UTC). A value that is none of these is left as it is.
+epoch, as a number or as decimal text, or a date and time in ISO 8601 or as an e-mail or
+HTTP date (when it names no zone, local time or UTC). A value that is none of these is left as it is.
 
 >>> from coalg.model import FrozenMap
 >>> span = Span(1_700_000_000.0, 1_700_000_060.0)
@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 from .compare import mapped
@@ -71,7 +72,7 @@ class Span:
         try:
             if text.strip().replace(".", "", 1).isdigit():
                 return self.reads(float(text))
-            t = datetime.fromisoformat(text)
+            t = _datetime(text)
             if t.tzinfo is not None:
                 return self._within(t.timestamp())
             # no zone: local time (datetime.now()) or UTC (datetime.utcnow(), SQLite's CURRENT_TIMESTAMP),
@@ -79,6 +80,15 @@ class Span:
             return self._within(t.timestamp()) or self._within(t.replace(tzinfo=UTC).timestamp())
         except (ValueError, OSError):
             return False
+
+
+def _datetime(text: str) -> datetime:
+    """A date and time written in ISO 8601 or as an e-mail or HTTP date (RFC 2822: ``Tue, 08 Dec 2026
+    01:13:33 GMT``); ValueError otherwise."""
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return parsedate_to_datetime(text)
 
 
 def without_clock(value: Any, span: Span) -> Any:

@@ -37,7 +37,7 @@ from ..model import (
 )
 
 __all__ = ["ANCESTRY_KEYS", "difference", "digest", "mapped", "observe", "rename_output", "rename_store",
-           "renamed", "store_to_json"]
+           "renamed", "store_to_json", "strings"]
 
 ANCESTRY_KEYS = tuple(sorted(META_KEYS.values()))
 """The metadata keys a layer's ancestry is read from: their strings are always identifiers."""
@@ -58,6 +58,21 @@ def mapped(x: Any, f: Callable[[Any], Any]) -> Any:
     if isinstance(x, FrozenMap):
         return FrozenMap({k: mapped(y, f) for k, y in x.items()})
     return f(x)
+
+
+def strings(x: Any) -> list[str]:
+    """Every string in a JSON-like or frozen metadata value, at any depth (mapping keys left out).
+
+    >>> strings({"k": ["b", ("c", {"d": "e"})], "n": 3})
+    ['b', 'c', 'e']
+    """
+    if isinstance(x, str):
+        return [x]
+    if isinstance(x, Mapping):
+        return [s for v in x.values() for s in strings(v)]
+    if isinstance(x, (list, tuple, set, frozenset)):
+        return [s for v in x for s in strings(v)]
+    return []
 
 
 def renamed(x: Any, f: Callable[[str], str]) -> Any:

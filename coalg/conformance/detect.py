@@ -11,12 +11,12 @@ coalg.conformance.protocol.ProtocolMisuse: save: the layer has no method save; e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from .compare import ANCESTRY_KEYS
+from .compare import ANCESTRY_KEYS, strings
 from .guard import describe, layer_call
 from .protocol import (
     Capabilities,
@@ -138,20 +138,10 @@ def _ids_written(factory: Callable[[], Any], caps: Capabilities, digits: bool) -
     except Exception:  # noqa: BLE001 - a misuse: the exploration meets it and says so
         return False, False
     whole = any(s in ids for *_, meta, _ in records.values() for k, v in meta.items() if k not in ANCESTRY_KEYS
-                for s in _strings(v))
+                for s in strings(v))
     pattern = bounded_pattern(i for i in ids if searchable(i, digits))
     if pattern is None:
         return False, whole
-    strings = [s for content, _, _, tags, meta, _ in records.values() for s in (content, *tags, *_strings(meta))]
-    return any(s not in ids and pattern.search(s) is not None for s in strings), whole
+    texts = [s for content, _, _, tags, meta, _ in records.values() for s in (content, *tags, *strings(meta))]
+    return any(s not in ids and pattern.search(s) is not None for s in texts), whole
 
-
-def _strings(x: Any) -> list[str]:
-    """Every string in a JSON-like value, at any depth (mapping keys left out)."""
-    if isinstance(x, str):
-        return [x]
-    if isinstance(x, Mapping):
-        return [s for v in x.values() for s in _strings(v)]
-    if isinstance(x, (list, tuple, set, frozenset)):
-        return [s for v in x for s in _strings(v)]
-    return []

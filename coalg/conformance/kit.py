@@ -215,8 +215,9 @@ def _l5_entry(judge: Judge, bb: BlackBox, runner: Replay, spec: str | None, caps
              "; no reordering of fresh saves could be compared: the records the saves make get other identifiers "
              "in the other order (only identifiers derived from the content keep them), and a call may read them")
     ties = judge.skipped["L5"]
-    untold = (f"; {ties} ambiguous prefix(es) whose pick the declared rule cannot tell (records born at one call, "
-              "or a record replaced in place) were not judged") if ties else ""
+    untold = (f"; {ties} ambiguous prefix(es) were not judged: the declared rule cannot tell its pick (records "
+              "born at one call, or a record replaced in place), or the layer's own pick does not show in what the "
+              "call did (a merge of a record with itself, say)") if ties else ""
     return clause_entry("L5", True, n, text + (f"; {prefix}" if prefix else "") + untold, None, ties)
 
 

@@ -87,14 +87,16 @@ What the kit takes a layer to show, where a design could go either way:
   live record to the kit, so a tombstone it shows is judged as one.
 * A record made by ``evolve``, ``merge`` or ``split`` shows the valid time its
   call was given.  The kit passes ``valid_time`` only when it has one; without
-  it the layer's own rule applies (no valid time, or the parent's).
+  it the layer's own rule applies (no valid time, the parent's, or the time of
+  the call: a clock reading, as in metadata).
 * ``save(..., id=x)`` at an identifier already taken may replace that record or
   refuse; either is judged, a refusal by L1 and S1 (it must change nothing).
 * A ``merge`` of records from different namespaces may be refused.  One that
   succeeds is judged by L4(ii): the merged record lives in one namespace and
   must not carry what it took from the others.
 * A refusal is any exception the call raises (the output is ``refused`` with
-  the exception's type); its message goes into the report.
+  the exception's type); its message goes into the report, so ``str()`` of it
+  must give text: an exception whose ``__str__`` raises is a protocol misuse.
 * A prefix the kit passes is either a record's identifier less its last
   character, when that matches the record alone, or the prefix every live
   identifier shares (an ambiguous one).  A call it cannot say that way on one
@@ -200,8 +202,8 @@ CLAUSE_NEEDS: dict[str, tuple[str, str]] = {
            "reordered (where both orders leave the same records and edges, each record the saves make under the "
            "same identifier, every later call must agree: identifiers derived from the content, not a counter, "
            "a clock or a random draw, whose order a call may read). A wall-clock reading in metadata (seconds, "
-           "milliseconds, microseconds or nanoseconds since the epoch, or ISO 8601 text, in local time or UTC when "
-           "it names no zone) is the call's clock and reads the same in every run. With "
+           "milliseconds, microseconds or nanoseconds since the epoch, or ISO 8601 or HTTP date text, in local time "
+           "or UTC when it names no zone) is the call's clock and reads the same in every run. With "
            "prefix_arguments or prefix_recall, what an ambiguous prefix acted on. It must be "
            "refused (an exception, or recall returning None) or resolved by the declared prefix_rule; a "
            "record's age is the call after which records() first lists it"),
@@ -386,6 +388,10 @@ def capabilities_of(layer: Any) -> Capabilities:
         names.append("valid_time")
     if callable(getattr(layer, "close", None)):
         names.append("close")
+    for name in ("recall", "close"):
+        if inspect.iscoroutinefunction(getattr(layer, name, None)):
+            raise ProtocolMisuse(f"{name}: is a coroutine function (async def), and the kit calls a layer's "
+                                 "methods and reads what they return")
     rule = getattr(layer, "prefix_rule", None)
     if rule is not None and rule not in PREFIX_RULES:
         raise ProtocolMisuse(f"prefix_rule: expected one of {', '.join(sorted(PREFIX_RULES))}, got {quote(rule, 60)}")
@@ -400,6 +406,9 @@ def check_methods(layer: Any) -> None:
             raise ProtocolMisuse(f"{name}: the layer has no method {name}; expected {EXPECTED[name]}")
         if not callable(method):
             raise ProtocolMisuse(f"{name}: is a {type(method).__name__}, not a method; expected {EXPECTED[name]}")
+        if inspect.iscoroutinefunction(method):
+            raise ProtocolMisuse(f"{name}: is a coroutine function (async def), and the kit calls a layer's methods "
+                                 f"and reads what they return; expected {EXPECTED[name]}")
         bad = _binds(method, args, kwargs)
         if bad is not None:
             raise ProtocolMisuse(f"{name}: expected {EXPECTED[name]}; its signature is {name}{bad}")

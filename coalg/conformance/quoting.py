@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["QUOTE_LIMIT", "describe", "quote"]
+__all__ = ["QUOTE_LIMIT", "describe", "quote", "readable"]
 
 QUOTE_LIMIT = 200
 """At most this many characters of anything quoted from a layer."""
@@ -48,6 +48,14 @@ def quote(x: Any, limit: int = QUOTE_LIMIT) -> str:
         return f"<{type(x).__name__} whose repr raised {type(e).__name__}>"
     flat, whole = _one_line(text, limit)
     return _cut(flat, limit, whole)
+
+
+def readable(e: BaseException) -> bool:
+    """Whether ``str(e)`` gives a ``str`` (a layer's exception may raise there, or return something else)."""
+    try:
+        return type(str(e)) is str
+    except BaseException:  # noqa: BLE001 - a layer's __str__ may raise anything
+        return False
 
 
 def describe(e: BaseException, limit: int = QUOTE_LIMIT) -> str:

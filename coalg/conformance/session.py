@@ -56,10 +56,12 @@ from ..model import (
     thaw,
 )
 from ..model import alphabet as A
+from .alphabet import PAYLOAD_WORDS
 from .clock import Span
-from .compare import ANCESTRY_KEYS, renamed
+from .compare import ANCESTRY_KEYS, renamed, strings
 from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
+from .quoting import readable
 from .snapshot import Extra, Naming, read_edges, read_records, renamer, to_store
 
 __all__ = ["NOT_ASKED", "PrefixNote", "Session", "not_asked", "unsupported"]
@@ -137,6 +139,7 @@ class Session:
         self.replaced: dict[str, int] = {}
         self._raw: dict[str, Any] = {}
         self._extras: dict[str, Extra] = {}
+        self.literals: set[str] = set()
         self.store = self._look()
 
     def _look(self, planned: Sequence[Id] = ()) -> Store:
@@ -236,8 +239,21 @@ class Session:
         identifiers inside text."""
         back = self._back()
         text = back if self.caps.ids_in_text else (lambda x: x)
+        self.literals |= {x for x in strings(r.metadata) if x not in self.names.real and self._read_as_id(x)}
         return text(r.content), {"type": r.type, "namespace": r.namespace, "tags": sorted(map(text, r.tags)),
                                  "metadata": thaw(renamed(r.metadata, back)) or None, **self._kw(r.valid_time)}
+
+    def _read_as_id(self, x: str) -> bool:
+        """Whether a whole metadata string ``x`` reads as a record when the layer has an identifier so
+        spelled (:func:`~coalg.conformance.snapshot.to_store`): not a word the kit writes, unless the layer
+        shows identifiers whole in metadata, and not digits only, unless its identifiers are drawn afresh."""
+        return not (x in PAYLOAD_WORDS and not self.caps.ids_in_metadata) and (self.caps.fresh_ids or not x.isdigit())
+
+    def collided(self) -> bool:
+        """Whether the layer lists, as an identifier of its own, a name the kit wrote as it is into a record
+        it saved (a parent a rebuilt store leaves out, ``id0002``): that record's metadata would then read as
+        naming the layer's record so spelled, and what the kit sees is no longer what it saved."""
+        return not self.literals.isdisjoint(self._raw)
 
     def _invoke(self, a: Letter, note: list[PrefixNote]) -> Any:
         """Make the protocol call for ``a``; what it returned."""
@@ -320,7 +336,7 @@ class Session:
             return Err(NOT_ASKED + str(e)), (), None
         except Exception as e:  # noqa: BLE001 - an exception from a well-formed call is a refusal
             said = describe(e)
-            if "(its message cannot be read" in said:
+            if not readable(e):
                 raise ProtocolMisuse(f"{a.kind.replace('_at', '')}: the layer raised {said}") from None
             self.store = self._look(call.allocation.ids)
             return Err(f"refused ({type(e).__name__})"), (), said

@@ -54,7 +54,7 @@ from typing import Any
 
 from ..model import FrozenMap, Id, Record, Relation, Store, freeze
 from .alphabet import PAYLOAD_WORDS
-from .clock import Span, without_clock
+from .clock import CLOCK_READING, Span, without_clock
 from .compare import ANCESTRY_KEYS, renamed
 from .guard import describe, layer_call, plain, plain_str, quote
 from .protocol import ProtocolMisuse, as_mapping
@@ -317,8 +317,9 @@ def to_store(records: Mapping[str, RawRecord], edges: Iterable[tuple[str, Relati
             content = content if content in PAYLOAD_WORDS else shown(content)
             tags = frozenset(t if t in PAYLOAD_WORDS else shown(t) for t in tags)
         metadata = _rename_meta(meta, shown, names, f"records: record {quote(i, 60)}")
-        if clock is not None:
+        if clock is not None:  # a clock reading, in metadata or as a valid time "from now", is the call's clock
             metadata = without_clock(metadata, clock)
+            vt = CLOCK_READING if clock.reads(vt) else vt
         rec = Record(content, type=ty, namespace=ns, tags=tags, metadata=metadata,
                      valid_time=vt if valid_time else None)
         out[names.name(i)] = rec

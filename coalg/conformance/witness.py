@@ -119,7 +119,7 @@ def python_calls(word: Sequence[Call], outputs: Sequence[Output], *, ids: str = 
     return lines
 
 
-_TRY, _EXCEPT = "try:", ("except Exception as e:", '    print("refused:", e)')
+_TRY, _EXCEPT = "try:", ("except Exception as e:", '    print("refused:", type(e).__name__, e)')
 """How :func:`python_calls` writes a call the layer refuses: inside a try block that prints the refusal."""
 
 
@@ -127,7 +127,7 @@ def one_line_calls(lines: Sequence[str]) -> list[str]:
     """:func:`python_calls`' lines with each refused call on one line, marked, for a table.
 
     >>> one_line_calls(["m.save('a')", "try:", "    m.split('x', ['p'])", "except Exception as e:",
-    ...                 '    print("refused:", e)'])
+    ...                 '    print("refused:", type(e).__name__, e)'])
     ["m.save('a')", "m.split('x', ['p']) (refused)"]
     """
     out: list[str] = []

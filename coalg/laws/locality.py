@@ -137,7 +137,17 @@ def _alter(r: Record) -> Record:
     return r.evolve(content=r.content + " (altered)", type="decision" if r.type == "fact" else "fact",
                     tags=r.tags | {"altered"},
                     summary="altered", metadata=r.metadata.merged({"altered": True}),
-                    valid_time=(r.valid_time or 0) + 100)
+                    valid_time=_later(r.valid_time))
+
+
+def _later(t: Any) -> Any:
+    """A valid time other than ``t``: a number 100 later, or text with a mark added (a layer under the
+    conformance kit may show a valid time as text, an ISO date say).
+
+    >>> _later(None), _later(5), _later("2024-01-01")
+    (100, 105, '2024-01-01 (altered)')
+    """
+    return t + " (altered)" if isinstance(t, str) else (t or 0) + 100
 
 
 def perturbations(s: Store, nu: str) -> list[tuple[str, Store]]:

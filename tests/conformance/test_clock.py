@@ -80,3 +80,14 @@ def test_a_reading_without_a_zone_is_read_as_local_time_or_as_utc_in_any_zone(ne
     assert time.timezone == 5 * 3600  # the zone is not UTC: the two texts name other hours
     assert span.reads(local) and span.reads(utc)
     assert not span.reads((datetime.now() + timedelta(hours=2)).isoformat())  # neither local nor UTC
+
+
+def test_an_http_date_is_a_reading_too() -> None:
+    from email.utils import formatdate
+
+    start = time.time()
+    stamp, local = formatdate(usegmt=True), formatdate(localtime=True)  # "Tue, 08 Dec 2026 01:13:33 GMT"
+    span = Span.since(start)
+    assert span.reads(stamp) and span.reads(local)
+    assert not span.reads(formatdate(time.time() + 3600, usegmt=True))
+    assert not span.reads("Tue, 08") and not span.reads("Dec 2026")

@@ -11,7 +11,8 @@ from typing import Any, ClassVar
 import conform_layers as layers
 import pytest
 
-from coalg.conformance.detect import _fresh_ids, _ids_written, _strings, inspect_layer
+from coalg.conformance.compare import strings as _strings
+from coalg.conformance.detect import _fresh_ids, _ids_written, inspect_layer
 from coalg.conformance.protocol import BadLayer, Capabilities, ProtocolMisuse
 
 NONE = Capabilities((), None)
@@ -163,3 +164,22 @@ def test_the_identifiers_a_split_returns_in_any_sequence_are_looked_for_in_text(
     as_list = type("AsList", (PartsNoteSiblings,), {"split": lambda self, *a, **k: list(
         PartsNoteSiblings.split(self, *a, **k))})
     assert _ids_written(as_list, NONE, False) == (True, False)
+
+
+class Awaited(layers.GoodMemory):
+    async def records(self) -> Any:  # type: ignore[override]
+        return {}
+
+
+class AwaitedRecall(layers.GoodMemory):
+    async def recall(self, ref: str) -> Any:
+        return None
+
+
+def test_an_async_method_is_one_line_saying_so_and_nothing_is_left_unawaited(recwarn) -> None:
+    with pytest.raises(ProtocolMisuse, match=r"^records: is a coroutine function \(async def\), and the kit calls "
+                                             r"a layer's methods and reads what they return; expected records\(\)"):
+        inspect_layer(Awaited)
+    with pytest.raises(ProtocolMisuse, match=r"^recall: is a coroutine function \(async def\)"):
+        inspect_layer(AwaitedRecall)
+    assert not [w for w in recwarn if "never awaited" in str(w.message)]

@@ -209,3 +209,14 @@ def test_supersede_and_delete_answer_a_flag_and_recall_reads_the_store() -> None
     assert sess.apply(Call(Supersede("id0001", "id0002"), Allocation((), 3))) == Flag(True)
     assert sess.apply(Call(Delete("id0002"), Allocation((), 4))) == Flag(True)
     assert set(sess.store.records) == {"id0001"}
+
+
+class PhraseInMessage(layers.GoodMemory):
+    def supersede(self, old: str, new: str) -> None:
+        raise KeyError("lookup failed (its message cannot be read by humans either)")
+
+
+def test_a_refusal_whose_message_reads_like_the_kits_words_is_a_refusal() -> None:
+    sess = _session(PhraseInMessage, A, B)
+    assert sess.apply(Call(Supersede("id0001", "id0002"), Allocation((), 3))) == Err("refused (KeyError)")
+    assert sess.messages[-1] == "KeyError: 'lookup failed (its message cannot be read by humans either)'"
