@@ -388,9 +388,16 @@ def test_a_missing_oversized_or_undecodable_file_is_a_malformed_report(tmp_path:
         with pytest.raises(BadLayer) as e:
             isolation._read_result(_result_file(tmp_path, content))
         assert str(e.value).startswith("the report was malformed: ") and "wrote none" not in str(e.value)
+    with pytest.raises(BadLayer, match=r"^the report was malformed: JSONDecodeError: "):
+        isolation._read_result(_result_file(tmp_path, b'{"kind": '))
+    with pytest.raises(BadLayer, match=r"^the report was malformed: UnicodeDecodeError: "):
+        isolation._read_result(_result_file(tmp_path, b'{"kind": "r\xc3\xa9port"}'))
     monkeypatch.setattr(isolation, "_RESULT_LIMIT", 10)
     with pytest.raises(BadLayer, match=r"^the report was malformed: it is larger than 256 MB$"):
         isolation._read_result(_result_file(tmp_path, b'{"kind": "report"}'))
+    monkeypatch.setattr(isolation, "_RESULT_LIMIT", len(b'{"kind": "other"}'))  # exactly the limit: read
+    with pytest.raises(BadLayer, match=r"^the report was malformed: it is neither a report nor a reason$"):
+        isolation._read_result(_result_file(tmp_path, b'{"kind": "other"}'))
 
 
 def test_the_watch_keeps_the_calls_now_running_from_whole_lines() -> None:
@@ -856,3 +863,38 @@ def test_a_valid_time_from_now_is_a_clock_reading_and_text_valid_times_are_compa
     report = conform(FromNowByDefault, length=3, walks=0, orders=False)
     assert {k: e["holds"] for k, e in report["clauses"].items() if e["holds"] is not True} == {"L5": None}
     assert report["clauses"]["L4ii"]["explored"] > 0  # other namespaces' records altered, text valid times too
+
+
+def test_a_found_record_of_a_layer_writing_identifiers_in_text_has_its_content_and_tags_renamed_too() -> None:
+    def text(s: str) -> str:
+        return s.replace("u-7", "id0002")
+
+    r = Record("see u-7", namespace="alice", tags=frozenset({"from:u-7", "x"}), metadata=FrozenMap({"n": "u-7!"}))
+    got = rename_output(Found("u-3", r), NAMES.get, text)
+    assert got == Found("id0003", Record("see id0002", namespace="alice", tags=frozenset({"from:id0002", "x"}),
+                                         metadata=FrozenMap({"n": "id0002!"})))
+    made = rename_output(Created((("u-3", r),)), NAMES.get, text)
+    assert made == Created((("id0003", got.record),))  # type: ignore[union-attr]
+
+
+def test_a_difference_in_a_value_that_is_not_text_keeps_its_letters_as_written() -> None:
+    from coalg.conformance.compare import difference
+
+    def seen(tags: list[str]) -> dict[str, Any]:
+        return {"outputs": [], "after": {"records": {"id0001": {"content": "a", "tags": tags}}, "edges": []}}
+
+    text, _ = difference(seen(["café"]), seen(["tea"]), "first", "second")
+    assert text == 'the record id0001 has tags ["café"] in the first run and ["tea"] in the second'
+
+
+def test_an_order_witness_of_a_layer_without_valid_times_passes_none() -> None:
+    from coalg.conformance.kit import _order_witness
+    from coalg.conformance.protocol import Capabilities
+    from coalg.model import letter_to_json
+
+    letters = [Save(A), Evolve("id0001", "v2", valid_time=7)]
+    seen = {"outputs": [{"out": "created", "ids": ["id0001"]}, {"out": "created", "ids": ["id0002"]}]}
+    w = {"word": [letter_to_json(a) for a in letters], "observations": {"PYTHONHASHSEED=0": seen}}
+    got = _order_witness(w, "m:L", Capabilities((), None), "hash seed")
+    assert got["calls"][1] == 'ids["id0002"] = m.evolve(ids["id0001"], \'v2\')'
+    assert "valid_time" not in got["replay"]
