@@ -628,8 +628,6 @@ EQUIVALENT: dict[str, str] = {
     "coalg.conformance.kit.x__shallow__mutmut_9": "the replay script reads only the identifiers of a created "
                                                   "output, never its records",
     "coalg.conformance.compare.x__value__mutmut_4": "ensure_ascii=None is as falsy as False",
-    "coalg.conformance.isolation.x__child__mutmut_1": "both ways out of the try block set the exit code before "
-                                                      "os._exit reads it: the first value is never read",
     "coalg.conformance.isolation.x__read_result__mutmut_10": "codec names ignore case",
     "coalg.model.store.xǁStoreǁwithout_edges__mutmut_3": "the shortcut returns the store itself when no edge "
                                                         "goes; without it an equal store is built",
@@ -677,7 +675,6 @@ JUDGED_AT: dict[str, str] = {
     "coalg.contextfs.live.xǁNullRAGǁadd_memories_batch": "d63c1f23d64e",
     "coalg.conformance.kit.x__shallow": "6d42eec48437",
     "coalg.conformance.compare.x__value": "b947135e25de",
-    "coalg.conformance.isolation.x__child": "cef58698bd8b",
     "coalg.conformance.isolation.x__read_result": "798eff6805c4",
     "coalg.contextfs.auditing.x_format_report": "85dbeeb8db5b",
     "coalg.contextfs.auditing.x_iter_findings": "2e03a657157f",

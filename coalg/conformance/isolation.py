@@ -64,9 +64,7 @@ def _child(result: str, request: str) -> None:
     """The child's work: run the kit, write ``{"kind": ..., ...}`` to ``result``, end the process."""
     code = 3
     try:
-        req = json.loads(request)
-        if os.getcwd() not in sys.path:
-            sys.path.insert(0, os.getcwd())  # the factory is imported from the current directory, then PYTHONPATH
+        req = json.loads(request)  # the factory is imported by the PYTHONPATH run_isolated gives: cwd first
         from .kit import conform
 
         try:

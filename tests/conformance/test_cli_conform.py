@@ -110,3 +110,12 @@ def test_the_main_help_says_exit_1():
                        env=env, check=False)
     assert "or a clause fails in `conform`" in " ".join(p.stdout.split())
     assert "coalg conform mymemory:Memory" in p.stdout
+
+
+def test_a_layer_in_the_current_folder_is_found_without_pythonpath(tmp_path: Path) -> None:
+    (tmp_path / "mine.py").write_text((HERE / "layers" / "dict_both.py").read_text(encoding="utf-8"), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHASHSEED")}
+    p = subprocess.run([sys.executable, "-m", "coalg", "conform", "mine:FACTORY", "--length", "1", "--walks", "0"],
+                       capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600, check=False)
+    assert p.returncode == 0, p.stderr[-500:]
+    assert "mine:FACTORY" in p.stdout
