@@ -25,8 +25,9 @@ layer: an object with
   records() -> {id: {"content", "type", "namespace", "tags", "metadata", ...}}
   edges() -> [(source, relation, target), ...]   (the 22 ContextFS relations)
 
-Identifiers are plain strings the layer chooses; split returns one per part,
-in the parts' order. A relation is named in any
+Identifiers are plain strings the layer chooses; each creating call returns
+the identifiers of the records it made (never one already there), split one
+per part, in the parts' order. A relation is named in any
 case: evolved_from/evolved_into, merged_from/merged_into, split_from/split_into,
 supersedes/superseded_by, and the others of coalg.Relation; the edges are read
 as a set. Metadata holds JSON-like values (strings, numbers, booleans, None,

@@ -73,7 +73,9 @@ What the kit takes a layer to show, where a design could go either way:
   they were ``m6, m10``); a case where their order changed is not judged.
 * A save refused because an equal record is already there fails S2, whatever
   the reason (identifiers derived from the content included): a save names no
-  record, so its outcome may not depend on what the layer holds.  So does a
+  record, so its outcome may not depend on what the layer holds.  A save that
+  instead returns the identifier of a record already there (a store that
+  deduplicates) is a protocol misuse: ``save`` returns the record it made.  So does a
   derivation (supersede included) refused because of an edge (an evolve of a
   record another supersedes, a supersede of one already superseded): its outcome
   may depend on the records it names, not on their edges, and S2 makes it again
