@@ -56,13 +56,12 @@ from ..model import (
     thaw,
 )
 from ..model import alphabet as A
-from .alphabet import PAYLOAD_WORDS
 from .clock import Span
 from .compare import ANCESTRY_KEYS, renamed, strings
 from .guard import describe, layer_call, quote
 from .protocol import Capabilities, ProtocolMisuse, close_layer, make_layer
 from .quoting import readable
-from .snapshot import Extra, Naming, read_edges, read_records, renamer, to_store
+from .snapshot import Extra, Naming, may_name, read_edges, read_records, renamer, to_store
 
 __all__ = ["NOT_ASKED", "PrefixNote", "Session", "not_asked", "unsupported"]
 
@@ -239,15 +238,10 @@ class Session:
         identifiers inside text."""
         back = self._back()
         text = back if self.caps.ids_in_text else (lambda x: x)
-        self.literals |= {x for x in strings(r.metadata) if x not in self.names.real and self._read_as_id(x)}
+        self.literals |= {x for x in strings(r.metadata) if x not in self.names.real
+                          and may_name(x, self.caps.fresh_ids, not self.caps.ids_in_metadata)}
         return text(r.content), {"type": r.type, "namespace": r.namespace, "tags": sorted(map(text, r.tags)),
                                  "metadata": thaw(renamed(r.metadata, back)) or None, **self._kw(r.valid_time)}
-
-    def _read_as_id(self, x: str) -> bool:
-        """Whether a whole metadata string ``x`` reads as a record when the layer has an identifier so
-        spelled (:func:`~coalg.conformance.snapshot.to_store`): not a word the kit writes, unless the layer
-        shows identifiers whole in metadata, and not digits only, unless its identifiers are drawn afresh."""
-        return not (x in PAYLOAD_WORDS and not self.caps.ids_in_metadata) and (self.caps.fresh_ids or not x.isdigit())
 
     def collided(self) -> bool:
         """Whether the layer lists, as an identifier of its own, a name the kit wrote as it is into a record

@@ -255,6 +255,13 @@ def searchable(i: str, digits: bool) -> bool:
     return i not in PAYLOAD_WORDS and (digits or not i.isdigit())
 
 
+def may_name(v: str, digits: bool, words: bool) -> bool:
+    """Whether a whole string ``v`` reads as the record of that identifier when the layer has one so
+    spelled: not a word the kit writes (with ``words``), and not digits only unless identifiers are drawn
+    afresh (``digits``)."""
+    return not (words and v in PAYLOAD_WORDS) and (digits or not v.isdigit())
+
+
 def _shown(names: Naming, digits: bool, text: bool, words: bool) -> Callable[[str], str]:
     """How a string the layer wrote is read: a whole identifier the layer has shown, renamed; with
     ``text``, the identifiers standing inside it renamed as well (:func:`bounded_pattern`).  With
@@ -265,9 +272,7 @@ def _shown(names: Naming, digits: bool, text: bool, words: bool) -> Callable[[st
         if text else None
 
     def shown(v: str) -> str:
-        if words and v in PAYLOAD_WORDS:
-            return v
-        if v.isdigit() and not digits:  # "1" may as well be a number written as text: a part, a version
+        if not may_name(v, digits, words):  # a word the kit writes; "1" may be a number written as text
             return v
         if v in names.canonical or v in names.unnamed:
             return names.name(v)
